@@ -1,0 +1,83 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Layers, bottom up: `CDBus` (C shim, imported only by `DBusKit`) → `DBusKit` (generic D-Bus binding)
+/// and `DeeplinkerCore` (pure routing and lifecycle logic, no I/O) → `DeeplinkerDaemon` (wires core to
+/// bus and SQLite) → thin executables.
+let package = Package(
+    name: "Deeplinker",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "deeplinkerd", targets: ["deeplinkerd"]),
+        .executable(name: "deeplinker", targets: ["deeplinker"]),
+        .executable(name: "deeplinker-bench", targets: ["deeplinker-bench"]),
+        .library(name: "DeeplinkerClient", targets: ["DeeplinkerClient"]),
+        .library(name: "DBusKit", targets: ["DBusKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .target(
+            name: "DBusKit",
+            dependencies: ["CDBus"]
+        ),
+        .target(
+            name: "DeeplinkerCore",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .target(
+            name: "DeeplinkerDaemon",
+            dependencies: [
+                "DBusKit",
+                "DeeplinkerCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "DeeplinkerClient",
+            dependencies: ["DBusKit"]
+        ),
+        .executableTarget(
+            name: "deeplinkerd",
+            dependencies: [
+                "DeeplinkerDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "deeplinker",
+            dependencies: [
+                "DBusKit",
+                "DeeplinkerCore",
+                "DeeplinkerClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "deeplinker-bench",
+            dependencies: [
+                "DBusKit",
+                "DeeplinkerCore",
+                "DeeplinkerDaemon",
+            ]
+        ),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
+        .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore"]),
+        .testTarget(
+            name: "DeeplinkerDaemonTests",
+            dependencies: ["DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient"]
+        ),
+    ]
+)

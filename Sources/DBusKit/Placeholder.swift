@@ -1,0 +1,2 @@
+/// Placeholder; filled by the DBusKit binding.
+public enum DBusKitPlaceholder {}

@@ -1,0 +1,2 @@
+/// Placeholder; filled by the client library issue.
+public enum DeeplinkerClientPlaceholder {}

@@ -1,0 +1,3 @@
+import DeeplinkerCore
+/// Placeholder; filled by the daemon wiring.
+public enum DeeplinkerDaemonPlaceholder {}
