@@ -6,7 +6,7 @@ import PackageDescription
 /// bus and SQLite) → thin executables.
 let package = Package(
     name: "Deeplinker",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "deeplinkerd", targets: ["deeplinkerd"]),
         .executable(name: "deeplinker", targets: ["deeplinker"]),
@@ -79,5 +79,9 @@ let package = Package(
             name: "DeeplinkerDaemonTests",
             dependencies: ["DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient"]
         ),
+        // libFuzzer targets (scripts/fuzz.sh NAME SECONDS; build with --sanitize=fuzzer).
+        .executableTarget(name: "fuzz-url-matching", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-url-matching"),
+        .executableTarget(name: "fuzz-payload-mapping", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-payload-mapping"),
+        .executableTarget(name: "fuzz-route-file", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-route-file"),
     ]
 )

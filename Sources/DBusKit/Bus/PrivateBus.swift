@@ -1,0 +1,84 @@
+import Foundation
+
+/// A `dbus-daemon` of our own, for tests and for running without a session bus. It listens on a
+/// socket in a fresh temporary directory and bus-activates services from `serviceDirectories`.
+public final class PrivateBus: Sendable {
+    /// The address to connect to (what `DBUS_SESSION_BUS_ADDRESS` would hold).
+    public let address: String
+    public let directory: URL
+    private let process: Process
+
+    /// Starts the bus and waits until it prints its address.
+    public init(serviceDirectories: [String] = [], executable: String = "/usr/bin/dbus-daemon") throws {
+        let fileManager = FileManager.default
+        directory = fileManager.temporaryDirectory.appendingPathComponent("deeplinker-bus-\(UUID().uuidString.prefix(8))")
+        try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        let services = serviceDirectories.map { "  <servicedir>\(Self.escape($0))</servicedir>\n" }.joined()
+        let config = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <keep_umask/>
+              <listen>unix:dir=\(Self.escape(directory.path))</listen>
+              <auth>EXTERNAL</auth>
+            \(services)  <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+              <limit name="reply_timeout">300000</limit>
+              <limit name="max_replies_per_connection">50000</limit>
+              <limit name="max_connections_per_user">10000</limit>
+              <limit name="max_match_rules_per_connection">50000</limit>
+            </busconfig>
+
+            """
+        let configURL = directory.appendingPathComponent("bus.conf")
+        try config.write(to: configURL, atomically: true, encoding: .utf8)
+
+        // stderr goes nowhere so that a bus outliving a crashed parent holds none of its pipes.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--config-file=\(configURL.path)", "--print-address=1", "--nofork"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+
+        var line = Data()
+        let handle = output.fileHandleForReading
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+            if line.contains(UInt8(ascii: "\n")) { break }
+        }
+        let lines = String(decoding: line, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard let first = lines.first, first.hasPrefix("unix:") else {
+            kill(process.processIdentifier, SIGKILL)
+            throw DBusError.failed("dbus-daemon exited without printing an address")
+        }
+        address = first
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the bus and removes its directory.
+    public func stop() {
+        if process.isRunning {
+            // SIGKILL: children started from Swift may inherit a mask that blocks SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    }
+}

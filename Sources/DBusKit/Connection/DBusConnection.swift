@@ -1,0 +1,167 @@
+internal import CDBus
+import Foundation
+import Synchronization
+
+/// A private connection to a message bus, run by its own `EventLoop` thread. All methods may be
+/// called from any thread or task.
+public final class DBusConnection: @unchecked Sendable {
+    // `raw`, `objects`, `subscriptions` and `pendingCalls` are confined to the loop thread.
+    let raw: OpaquePointer
+    let loop: EventLoop
+    /// The connection's unique name on the bus, e.g. `:1.42`.
+    public let uniqueName: String
+    var objects: [String: DBusObject] = [:]
+    var subscriptions: [UInt64: Subscription] = [:]
+    var pendingCalls: [UInt64: PendingCall] = [:]
+    private let nextID = Atomic<UInt64>(1)
+    private let closed = Atomic<Bool>(false)
+    private let released = Atomic<Bool>(false)
+    private let disconnectHandlers = Mutex<[@Sendable () -> Void]>([])
+
+    struct Subscription {
+        let rule: MatchRule
+        let handler: @Sendable (DBusMessage, [DBusValue]) -> Void
+    }
+
+    /// Connects to the bus at `address`, or to the session bus when `address` is nil.
+    public init(address: String? = nil) throws(DBusError) {
+        Self.initThreads
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        let connection: OpaquePointer?
+        if let address {
+            connection = dbus_connection_open_private(address, &error)
+            if let connection, dbus_bus_register(connection, &error) == 0 {
+                dbus_connection_close(connection)
+                dbus_connection_unref(connection)
+                throw Self.error(from: &error, fallback: "could not register on the bus at \(address)")
+            }
+        } else {
+            connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error)
+        }
+        guard let connection else {
+            throw Self.error(from: &error, fallback: "could not connect to the bus")
+        }
+        raw = connection
+        uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
+        dbus_connection_set_exit_on_disconnect(connection, 0)
+        loop = EventLoop()
+        loop.install(on: connection)
+        installFilter()
+        // unowned(unsafe): deinit stops the loop before the memory goes, and a checked unowned
+        // reference would trap while deinit waits for that.
+        loop.onIteration = { [unowned(unsafe) self] in dispatchAll() }
+        loop.start(name: "dbus \(uniqueName)")
+    }
+
+    deinit {
+        close()
+    }
+
+    private static let initThreads: Void = { _ = dbus_threads_init_default() }()
+
+    static func error(from error: inout CDBus.DBusError, fallback: String) -> DBusError {
+        if dbus_error_is_set(&error) != 0 {
+            return DBusError(
+                name: error.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed",
+                message: error.message.map { String(cString: $0) } ?? fallback)
+        }
+        return .failed(fallback)
+    }
+
+    /// Whether `close()` was called or the bus went away.
+    public var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    /// Runs `handler` once when the bus connection is lost (not after `close()`).
+    public func onDisconnect(_ handler: @escaping @Sendable () -> Void) {
+        disconnectHandlers.withLock { $0.append(handler) }
+    }
+
+    /// Flushes what is queued, closes the connection and stops its thread. Calls still waiting
+    /// fail with `Disconnected`.
+    public func close() {
+        if loop.isLoopThread {
+            // Waiting for our own thread to stop would never end; let another thread do it.
+            Thread.detachNewThread { [self] in close() }
+            return
+        }
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        closed.store(true, ordering: .releasing)
+        nonisolated(unsafe) let raw = raw
+        loop.post { [loop] in
+            dbus_connection_flush(raw)
+            loop.uninstall(from: raw)
+            dbus_connection_close(raw)
+        }
+        loop.stopAndWait()
+        failPendingCalls()
+        dbus_connection_unref(raw)
+    }
+
+    /// Marks the connection closed after the bus dropped it; returns the handlers to run.
+    func markClosedByPeer() -> [@Sendable () -> Void] {
+        closed.store(true, ordering: .releasing)
+        return disconnectHandlers.withLock { handlers in
+            let taken = handlers
+            handlers.removeAll()
+            return taken
+        }
+    }
+
+    func nextIdentifier() -> UInt64 { nextID.wrappingAdd(1, ordering: .relaxed).oldValue }
+
+    // MARK: - Sending
+
+    /// Queues a message (a signal, a reply, or a call whose reply is not wanted).
+    public func send(_ message: DBusMessage) {
+        guard !isClosed else { return }
+        loop.post { [self] in
+            guard !isClosed else { return }
+            _ = dbus_connection_send(raw, message.raw, nil)
+        }
+    }
+
+    /// Emits a signal, to everyone or only to `destination`.
+    public func emitSignal(
+        path: String, interface: String, member: String, arguments: [DBusValue] = [], destination: String? = nil
+    ) throws(DBusError) {
+        send(try DBusMessage.signal(path: path, interface: interface, member: member, arguments: arguments, destination: destination))
+    }
+
+    /// Calls a method and returns the reply's values; an error reply is thrown as `DBusError`.
+    /// `timeout` nil means libdbus's default (25 s).
+    public func call(
+        destination: String, path: String, interface: String?, member: String, arguments: [DBusValue] = [],
+        timeout: Duration? = nil, noAutoStart: Bool = false
+    ) async throws(DBusError) -> [DBusValue] {
+        let message = try DBusMessage.methodCall(
+            destination: destination, path: path, interface: interface, member: member,
+            arguments: arguments, noAutoStart: noAutoStart)
+        let reply = try await call(message, timeout: timeout)
+        return try reply.arguments()
+    }
+
+    /// Sends a method call and waits for its reply message (an error reply is thrown).
+    public func call(_ message: DBusMessage, timeout: Duration? = nil) async throws(DBusError) -> DBusMessage {
+        let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
+            startCall(message, timeout: timeout) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// The callback form of `call`: `completion` runs once, on the loop thread.
+    public func startCall(
+        _ message: DBusMessage, timeout: Duration?, completion: @escaping @Sendable (Result<DBusMessage, DBusError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.disconnected())) }
+        let milliseconds: Int32 = timeout.map { t in
+            let ms = t.components.seconds * 1000 + t.components.attoseconds / 1_000_000_000_000_000
+            return Int32(clamping: max(ms, 1))
+        } ?? -1
+        loop.post { [self] in
+            guard !isClosed else { return completion(.failure(.disconnected())) }
+            self.sendWithReply(message, milliseconds: milliseconds, completion: completion)
+        }
+    }
+}

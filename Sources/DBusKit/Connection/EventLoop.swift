@@ -1,0 +1,173 @@
+internal import CDBus
+import Foundation
+import Synchronization
+
+/// Runs one libdbus connection on a dedicated thread: `poll(2)` over libdbus's watches, its
+/// timeouts and an eventfd that other threads write to after posting a job. Every libdbus call
+/// on the connection happens on this thread, so no caller can deadlock the dispatch loop.
+final class EventLoop: @unchecked Sendable {
+    // Loop-thread state: touched only by callbacks and jobs running on the loop thread.
+    var watches: [OpaquePointer] = []
+    var timeouts: [TimeoutEntry] = []
+    var running = true
+
+    private let jobs = Mutex<(queue: [@Sendable () -> Void], finished: Bool)>(([], false))
+    private let wakeFD: Int32
+    private var thread: pthread_t?
+    private let finishedCondition = NSCondition()
+
+    /// Called on the loop thread after each wake-up to let the owner dispatch messages.
+    var onIteration: () -> Void = {}
+
+    struct TimeoutEntry {
+        let timeout: OpaquePointer
+        var deadline: ContinuousClock.Instant?
+    }
+
+    init() {
+        wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+    }
+
+    deinit {
+        close(wakeFD)
+    }
+
+    /// Starts the loop thread.
+    func start(name: String) {
+        let box = Unmanaged.passRetained(self)
+        var tid = pthread_t()
+        pthread_create(&tid, nil, { raw in
+            let loop = Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue()
+            loop.runLoop()
+            return nil
+        }, box.toOpaque())
+        thread = tid
+        pthread_detach(tid)
+        _ = name
+    }
+
+    var isLoopThread: Bool {
+        guard let thread else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    /// Runs `job` on the loop thread: inline when already there, else queued in order.
+    func post(_ job: @escaping @Sendable () -> Void) {
+        if isLoopThread {
+            job()
+            return
+        }
+        let queued = jobs.withLock { state -> Bool in
+            if state.finished { return false }
+            state.queue.append(job)
+            return true
+        }
+        // After the loop ended nothing else touches the connection, so run the job here.
+        guard queued else { return job() }
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// Stops the loop after the jobs already queued, and waits for the thread to end.
+    func stopAndWait() {
+        post { [self] in running = false }
+        if isLoopThread { return }
+        finishedCondition.lock()
+        while !jobs.withLock({ $0.finished }) { finishedCondition.wait() }
+        finishedCondition.unlock()
+    }
+
+    private func runJobs() {
+        while true {
+            let batch = jobs.withLock { state -> [@Sendable () -> Void] in
+                let taken = state.queue
+                state.queue.removeAll(keepingCapacity: true)
+                return taken
+            }
+            if batch.isEmpty { return }
+            for job in batch { job() }
+        }
+    }
+
+    private func runLoop() {
+        var fds: [pollfd] = []
+        var owners: [OpaquePointer?] = []
+        while running {
+            runJobs()
+            onIteration()
+            guard running else { break }
+            runJobs()
+            guard running else { break }
+
+            fds.removeAll(keepingCapacity: true)
+            owners.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
+            owners.append(nil)
+            for watch in watches where dbus_watch_get_enabled(watch) != 0 {
+                let flags = dbus_watch_get_flags(watch)
+                var events: Int16 = 0
+                if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
+                if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
+                owners.append(watch)
+            }
+            let now = ContinuousClock.now
+            var waitMS: Int32 = -1
+            for entry in timeouts {
+                guard let deadline = entry.deadline else { continue }
+                let remaining = now.duration(to: deadline)
+                let ms = remaining <= .zero ? 0 : Int32(clamping: (remaining.components.seconds * 1000) + Int64(remaining.components.attoseconds / 1_000_000_000_000_000) + 1)
+                waitMS = waitMS < 0 ? ms : min(waitMS, ms)
+            }
+            let ready = poll(&fds, nfds_t(fds.count), waitMS)
+            if ready < 0 && errno != EINTR { break }
+            if ready > 0 {
+                if fds[0].revents != 0 {
+                    var value: UInt64 = 0
+                    _ = read(wakeFD, &value, 8)
+                }
+                for index in 1..<fds.count where fds[index].revents != 0 {
+                    guard let watch = owners[index], watches.contains(watch) else { continue }
+                    let revents = Int32(fds[index].revents)
+                    var flags: UInt32 = 0
+                    if revents & Int32(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
+                    if revents & Int32(POLLOUT) != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
+                    if revents & Int32(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
+                    if revents & Int32(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+                    dbus_watch_handle(watch, flags)
+                }
+            }
+            fireTimeouts()
+        }
+        // Jobs posted after the end run on their caller's thread; run those that raced the end here.
+        let leftovers = jobs.withLock { state -> [@Sendable () -> Void] in
+            state.finished = true
+            let taken = state.queue
+            state.queue.removeAll()
+            return taken
+        }
+        for job in leftovers { job() }
+        finishedCondition.lock()
+        finishedCondition.broadcast()
+        finishedCondition.unlock()
+    }
+
+    private func fireTimeouts() {
+        let now = ContinuousClock.now
+        var due: [OpaquePointer] = []
+        for index in timeouts.indices {
+            guard let deadline = timeouts[index].deadline, deadline <= now else { continue }
+            due.append(timeouts[index].timeout)
+            timeouts[index].deadline = Self.deadline(for: timeouts[index].timeout, from: now)
+        }
+        // Handling a timeout may remove others; handle only those still registered.
+        for timeout in due where timeouts.contains(where: { $0.timeout == timeout }) {
+            dbus_timeout_handle(timeout)
+        }
+    }
+
+    static func deadline(for timeout: OpaquePointer, from now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
+        guard dbus_timeout_get_enabled(timeout) != 0 else { return nil }
+        return now.advanced(by: .milliseconds(Int(dbus_timeout_get_interval(timeout))))
+    }
+}

@@ -1,2 +1,0 @@
-/// Placeholder; filled by the DBusKit binding.
-public enum DBusKitPlaceholder {}

@@ -1,0 +1,232 @@
+import DBusKit
+import Foundation
+import Testing
+
+@Suite struct ConnectionTests {
+    static func echoObject() -> DBusObject {
+        DBusObject(path: "/org/example/Obj", interfaces: [
+            DBusInterface(
+                "org.example.Iface",
+                methods: [
+                    DBusMethod("Fail", in: [DBusArgument("what", "s")]) { call in
+                        call.fail(DBusError(name: "org.example.Error.Bad", message: "bad value '\(call.arguments[0].stringValue ?? "")'"))
+                    },
+                    DBusMethod("Later", in: [DBusArgument("value", "s")], out: [DBusArgument("value", "s")]) { call in
+                        Task {
+                            await Task.yield()
+                            call.reply(call.arguments)
+                        }
+                    },
+                    DBusMethod("Never", out: [DBusArgument("value", "s")]) { _ in },
+                    DBusMethod("Exit") { _ in exit(0) },
+                ],
+                signals: [DBusSignal("Changed", [DBusArgument("what", "s")])],
+                properties: [DBusProperty("Version", "s") { .string("1.2.3") }])
+        ])
+    }
+
+    @Test("error replies carry the handler's name and message")
+    func errorReply() async throws {
+        let fixture = try BusFixture()
+        let server = try await fixture.serve(Self.echoObject(), name: "org.example.Server")
+        defer { server.close() }
+        let client = try fixture.connect()
+        defer { client.close() }
+        let error = await #expect(throws: DBusError.self) {
+            _ = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.example.Iface", member: "Fail", arguments: [.string("x1")])
+        }
+        #expect(error?.name == "org.example.Error.Bad")
+        #expect(error?.message == "bad value 'x1'")
+    }
+
+    @Test("a method may reply later, from another task")
+    func asynchronousReply() async throws {
+        let fixture = try BusFixture()
+        let server = try await fixture.serve(Self.echoObject(), name: "org.example.Server")
+        defer { server.close() }
+        let client = try fixture.connect()
+        defer { client.close() }
+        let reply = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.example.Iface", member: "Later", arguments: [.string("v")])
+        #expect(reply == [.string("v")])
+    }
+
+    @Test("wrong argument types and unknown methods get standard errors")
+    func badCalls() async throws {
+        let fixture = try BusFixture()
+        let server = try await fixture.serve(Self.echoObject(), name: "org.example.Server")
+        defer { server.close() }
+        let client = try fixture.connect()
+        defer { client.close() }
+        let wrong = await #expect(throws: DBusError.self) {
+            _ = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.example.Iface", member: "Later", arguments: [.int32(1)])
+        }
+        #expect(wrong?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(wrong?.message.contains("'s', not 'i'") == true)
+        let unknown = await #expect(throws: DBusError.self) {
+            _ = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.example.Iface", member: "Nope")
+        }
+        #expect(unknown?.name == DBusError.unknownMethodName)
+    }
+
+    @Test("a call times out on its own deadline while the loop keeps serving")
+    func callTimeout() async throws {
+        let fixture = try BusFixture()
+        let server = try await fixture.serve(Self.echoObject(), name: "org.example.Server")
+        defer { server.close() }
+        let client = try fixture.connect()
+        defer { client.close() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: DBusError.self) {
+            _ = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.example.Iface", member: "Never", timeout: .milliseconds(200))
+        }
+        #expect(error?.name == DBusError.noReplyName)
+        #expect(clock.now - start < .seconds(5))
+        try await client.ping("org.example.Server")
+    }
+
+    @Test("a peer vanishing mid-call fails the call instead of hanging")
+    func peerVanishes() async throws {
+        let fixture = try BusFixture()
+        let script = """
+            import dbus, dbus.service, sys
+            from dbus.mainloop.glib import DBusGMainLoop
+            from gi.repository import GLib
+            DBusGMainLoop(set_as_default=True)
+            bus = dbus.bus.BusConnection(sys.argv[1])
+            name = dbus.service.BusName('org.example.Vanish', bus)
+            class O(dbus.service.Object):
+                @dbus.service.method('org.example.Vanish', in_signature='', out_signature='s')
+                def Die(self):
+                    sys.stdout.flush(); import os; os._exit(3)
+            O(bus, '/o')
+            print('ready', flush=True)
+            GLib.MainLoop().run()
+            """
+        let peer = try PythonPeer(script: script, arguments: [fixture.bus.address])
+        defer { peer.stop() }
+        try peer.waitForLine("ready")
+        let client = try fixture.connect()
+        defer { client.close() }
+        let error = await #expect(throws: DBusError.self) {
+            _ = try await client.call(destination: "org.example.Vanish", path: "/o", interface: "org.example.Vanish", member: "Die")
+        }
+        #expect(error?.name == DBusError.noReplyName)
+        try await client.ping("org.freedesktop.DBus", path: "/org/freedesktop/DBus")
+    }
+
+    @Test("properties: Get and GetAll serve values, Set is refused with a named error")
+    func properties() async throws {
+        let fixture = try BusFixture()
+        let server = try await fixture.serve(Self.echoObject(), name: "org.example.Server")
+        defer { server.close() }
+        let client = try fixture.connect()
+        defer { client.close() }
+        let get = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.freedesktop.DBus.Properties", member: "Get", arguments: [.string("org.example.Iface"), .string("Version")])
+        #expect(get == [.variant(.string("1.2.3"))])
+        let all = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.freedesktop.DBus.Properties", member: "GetAll", arguments: [.string("org.example.Iface")])
+        #expect(all.first?.variantDictionaryValue == ["Version": .string("1.2.3")])
+        let set = await #expect(throws: DBusError.self) {
+            _ = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.freedesktop.DBus.Properties", member: "Set", arguments: [.string("org.example.Iface"), .string("Version"), .variant(.string("9"))])
+        }
+        #expect(set?.name == "org.freedesktop.DBus.Error.PropertyReadOnly")
+        #expect(set?.message.contains("Version") == true)
+        let missing = await #expect(throws: DBusError.self) {
+            _ = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.freedesktop.DBus.Properties", member: "Get", arguments: [.string("org.example.Iface"), .string("Nope")])
+        }
+        #expect(missing?.name == "org.freedesktop.DBus.Error.UnknownProperty")
+    }
+
+    @Test("Introspect lists the object's interfaces, the standard ones, and child nodes")
+    func introspection() async throws {
+        let fixture = try BusFixture()
+        let server = try await fixture.serve(Self.echoObject(), name: "org.example.Server")
+        defer { server.close() }
+        let client = try fixture.connect()
+        defer { client.close() }
+        let xml = try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.freedesktop.DBus.Introspectable", member: "Introspect").first?.stringValue ?? ""
+        #expect(xml == DBusIntrospection.xml(interfaces: Self.echoObject().interfaces))
+        #expect(xml.contains("<method name=\"Later\">"))
+        #expect(xml.contains("<signal name=\"Changed\">"))
+        #expect(xml.contains("<property name=\"Version\" type=\"s\" access=\"read\"/>"))
+        #expect(xml.contains("org.freedesktop.DBus.Peer"))
+        let root = try await client.call(destination: "org.example.Server", path: "/org", interface: "org.freedesktop.DBus.Introspectable", member: "Introspect").first?.stringValue ?? ""
+        #expect(root.contains("<node name=\"example\"/>"))
+        // libdbus itself answers Peer.Ping for any path.
+        try await client.ping("org.example.Server", path: "/org/example/Obj")
+    }
+
+    @Test("a second owner of a well-known name is refused")
+    func secondOwnerRefused() async throws {
+        let fixture = try BusFixture()
+        let first = try fixture.connect()
+        defer { first.close() }
+        let second = try fixture.connect()
+        defer { second.close() }
+        #expect(try await first.requestName("org.example.Single") == .primaryOwner)
+        #expect(try await second.requestName("org.example.Single") == .exists)
+        #expect(try await second.nameOwner("org.example.Single") == first.uniqueName)
+        #expect(try await second.nameOwner("org.example.Nobody") == nil)
+    }
+
+    @Test("many calls from many tasks at once all complete")
+    func concurrentCalls() async throws {
+        let fixture = try BusFixture()
+        let server = try await fixture.serve(Self.echoObject(), name: "org.example.Server")
+        defer { server.close() }
+        let client = try fixture.connect()
+        defer { client.close() }
+        let results = try await withThrowingTaskGroup(of: String.self) { group in
+            for i in 0..<500 {
+                group.addTask {
+                    try await client.call(destination: "org.example.Server", path: "/org/example/Obj", interface: "org.example.Iface", member: "Later", arguments: [.string("\(i)")]).first?.stringValue ?? ""
+                }
+            }
+            var all: [String] = []
+            for try await r in group { all.append(r) }
+            return all
+        }
+        #expect(Set(results) == Set((0..<500).map { "\($0)" }))
+    }
+
+    @Test("calls after close fail with Disconnected")
+    func callAfterClose() async throws {
+        let fixture = try BusFixture()
+        let client = try fixture.connect()
+        client.close()
+        let error = await #expect(throws: DBusError.self) { try await client.ping("org.freedesktop.DBus", path: "/org/freedesktop/DBus") }
+        #expect(error?.name == "org.freedesktop.DBus.Error.Disconnected")
+    }
+
+    @Test("bus driver calls: activatable names and service start")
+    func busDriver() async throws {
+        let services = FileManager.default.temporaryDirectory.appendingPathComponent("svc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: services) }
+        let script = services.appendingPathComponent("svc.py")
+        try """
+            import dbus, dbus.service, os
+            from dbus.mainloop.glib import DBusGMainLoop
+            from gi.repository import GLib
+            DBusGMainLoop(set_as_default=True)
+            bus = dbus.bus.BusConnection(os.environ['DBUS_STARTER_ADDRESS'])
+            name = dbus.service.BusName('org.example.Activated', bus)
+            GLib.MainLoop().run()
+            """.write(to: script, atomically: true, encoding: .utf8)
+        try """
+            [D-BUS Service]
+            Name=org.example.Activated
+            Exec=/usr/bin/python3 \(script.path)
+            """.write(to: services.appendingPathComponent("org.example.Activated.service"), atomically: true, encoding: .utf8)
+        let bus = try PrivateBus(serviceDirectories: [services.path])
+        let client = try DBusConnection(address: bus.address)
+        defer { client.close() }
+        #expect(try await client.listActivatableNames().contains("org.example.Activated"))
+        #expect(try await client.nameOwner("org.example.Activated") == nil)
+        #expect(try await client.startServiceByName("org.example.Activated"))
+        #expect(try await client.nameOwner("org.example.Activated") != nil)
+        #expect(try await client.startServiceByName("org.example.Activated") == false)
+        let missing = await #expect(throws: DBusError.self) { _ = try await client.startServiceByName("org.example.Missing") }
+        #expect(missing?.name == DBusError.serviceUnknownName)
+    }
+}
