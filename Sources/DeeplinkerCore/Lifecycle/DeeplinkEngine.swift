@@ -1,0 +1,80 @@
+/// The pending-deeplink state machine (SPEC §2, §6): a functional core the daemon drives.
+///
+/// Each event method updates the per-app records and returns ``EngineEffect``s for the daemon to carry
+/// out in order: persist status and state changes (durably, before replying or delivering), emit
+/// `InvocationChanged`, deliver routes, launch apps. The engine does no I/O; time comes from the
+/// injected ``EngineClock``. It is a value type: the daemon keeps one inside a single actor.
+public struct DeeplinkEngine: Sendable {
+    let clock: any EngineClock
+    /// The policy of every configured app; an app without one is unknown.
+    var policies: [String: AppPolicy]
+    var apps: [String: EngineAppRecord] = [:]
+
+    public init(clock: any EngineClock = SystemEngineClock(), policies: [String: AppPolicy] = [:]) {
+        self.clock = clock
+        self.policies = policies
+    }
+
+    /// Replaces the configured apps (start-up and `Reload`). Records of apps that disappear are kept
+    /// (their pending routes stay until discarded or expired) but new invocations for them are refused.
+    public mutating func setPolicies(_ policies: [String: AppPolicy]) {
+        self.policies = policies
+    }
+
+    /// The policy of a configured app, `nil` if the app is unknown.
+    public func policy(for appID: String) -> AppPolicy? {
+        policies[appID]
+    }
+
+    /// The configured app ids, sorted (`ListApps`).
+    public var knownApps: [String] {
+        policies.keys.sorted()
+    }
+
+    /// The app's lifecycle state (`GetAppState`); `not-running` for an app never seen.
+    public func state(of appID: String) -> AppState {
+        apps[appID]?.state ?? .notRunning
+    }
+
+    /// The unique name currently owning the app id's bus name, as last reported.
+    public func owner(of appID: String) -> String? {
+        apps[appID]?.owner
+    }
+
+    /// The app's pending deeplink for `GetPending`: the waiting route, else the one being delivered.
+    /// Call ``expireStale(appID:)`` first so a route older than `pending-ttl` is not reported.
+    public func pending(appID: String) -> Invocation? {
+        apps[appID]?.reportedPending
+    }
+
+    /// The route the app last acknowledged, with its original source.
+    public func lastDeliveredRoute(appID: String) -> Route? {
+        apps[appID]?.lastDelivered
+    }
+
+    /// The `restore` route for an invocation that produced none (`ContinueActivity` with an empty URL,
+    /// `Launch` of kind `app-icon`/`unknown`): the last delivered route if `restore-last-route` is on.
+    public func restoreRoute(appID: String) -> Route? {
+        guard policies[appID]?.restoreLastRoute == true, var route = apps[appID]?.lastDelivered else { return nil }
+        route.source = .restore
+        return route
+    }
+
+    /// The policy to apply to an app's record: its configured one, or the defaults once unconfigured.
+    func effectivePolicy(_ appID: String) -> AppPolicy {
+        policies[appID] ?? .default
+    }
+
+    /// Runs `body` on the app's record (created on first use) and stores it back.
+    mutating func withRecord<T, E: Error>(_ appID: String, _ body: (inout EngineAppRecord) throws(E) -> T) throws(E) -> T {
+        var record = apps[appID] ?? EngineAppRecord(appID: appID)
+        defer { apps[appID] = record }
+        return try body(&record)
+    }
+
+    /// The known-app check shared by every event that needs a configured app.
+    func requirePolicy(_ appID: String) throws(DeeplinkerError) -> AppPolicy {
+        guard let policy = policies[appID] else { throw .unknownApp(appID) }
+        return policy
+    }
+}

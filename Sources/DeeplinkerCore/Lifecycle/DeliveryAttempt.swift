@@ -1,0 +1,32 @@
+/// An order to hand a route to the app now; the daemon reports the result with
+/// ``DeeplinkEngine/deliveryOutcome(_:invocationID:attempt:)``.
+public struct DeliveryAttempt: Sendable, Hashable {
+    /// The invocation, already in status `delivering` (its `delivering` record must be durable before sending).
+    public var invocation: Invocation
+    /// The unique bus name to call for `activate-action`; `nil` for `signal` and `exec` delivery.
+    public var destination: String?
+    /// Whether `platform_data` carries `deeplinker.redelivery = true`.
+    public var redelivery: Bool
+    /// The attempt number (1-based) to quote in the outcome; stale outcomes are ignored.
+    public var attempt: Int
+    /// How to deliver.
+    public var mode: AppPolicy.DeliveryMode
+    /// How long to wait before reporting ``DeliveryOutcome/timedOut``.
+    public var timeout: Duration
+
+    public init(
+        invocation: Invocation,
+        destination: String?,
+        redelivery: Bool,
+        attempt: Int,
+        mode: AppPolicy.DeliveryMode,
+        timeout: Duration
+    ) {
+        self.invocation = invocation
+        self.destination = destination
+        self.redelivery = redelivery
+        self.attempt = attempt
+        self.mode = mode
+        self.timeout = timeout
+    }
+}

@@ -1,0 +1,38 @@
+extension EngineAppRecord {
+    /// Checks the SPEC §3 sender rule: only the current owner of the app's name, unless `any`.
+    func authorize(sender: String, policy: AppPolicy) throws(DeeplinkerError) {
+        if policy.lifecycleSenders == .any { return }
+        guard let owner else {
+            throw .accessDenied("'\(sender)' may not report the state of '\(appID)': nobody owns its bus name")
+        }
+        guard owner == sender else {
+            throw .accessDenied("'\(sender)' may not report the state of '\(appID)': its bus name is owned by '\(owner)'")
+        }
+    }
+
+    /// Moves to `newState` as reported by an authorised sender; becoming active (again) delivers the
+    /// waiting route, if any.
+    mutating func report(_ newState: AppState, policy: AppPolicy, now: Int64) -> [EngineEffect] {
+        var effects: [EngineEffect] = []
+        let changed = newState != state
+        state = newState
+        activeOwner = newState == .active ? owner : nil
+        if changed {
+            effects.append(.appStateChanged(stateRecord(now: now)))
+        }
+        if newState == .active {
+            effects += deliverPendingIfPossible(policy: policy, now: now)
+        }
+        return effects
+    }
+
+    /// Applies a change of the name's owner: losing it means `not-running`, gaining it (or a new
+    /// owner replacing the old one) means `inactive`, so a route waits for the new owner's `BecameActive`.
+    mutating func ownerChanged(to newOwner: String?, now: Int64) -> [EngineEffect] {
+        guard newOwner != owner else { return [] }
+        owner = newOwner
+        activeOwner = nil
+        state = newOwner == nil ? .notRunning : .inactive
+        return [.appStateChanged(stateRecord(now: now))]
+    }
+}

@@ -1,0 +1,23 @@
+/// What the store hands the engine at start-up to rebuild its state after a restart or crash.
+public struct EngineSnapshot: Sendable, Hashable {
+    /// Invocations whose status is `pending` or `delivering`, any order.
+    public var openInvocations: [Invocation]
+    /// The last recorded state and owner of each app.
+    public var appStates: [AppStateRecord]
+    /// Each app's last delivered route (for `restore-last-route`).
+    public var lastDeliveredRoutes: [String: Route]
+    /// Invocations with a dedupe key received recently (for de-duplication across a restart).
+    public var recentInvocations: [Invocation]
+
+    public init(
+        openInvocations: [Invocation] = [],
+        appStates: [AppStateRecord] = [],
+        lastDeliveredRoutes: [String: Route] = [:],
+        recentInvocations: [Invocation] = []
+    ) {
+        self.openInvocations = openInvocations
+        self.appStates = appStates
+        self.lastDeliveredRoutes = lastDeliveredRoutes
+        self.recentInvocations = recentInvocations
+    }
+}

@@ -1,0 +1,38 @@
+import DeeplinkerCore
+
+/// Durable state of the daemon: invocation history (with the open, i.e. pending, routes), app
+/// states with their owners, published shortcuts and posted notifications.
+///
+/// Writes go through ``enqueue(_:)``, which fixes their order synchronously and returns a
+/// ``PendingCommit``; concurrently enqueued writes are committed together in one transaction
+/// (group commit) and each caller's ``PendingCommit/wait()`` returns once its own write is durable.
+public protocol InvocationStore: Sendable {
+    /// Queues `changes` to be committed atomically, after everything enqueued before.
+    /// Call it from the engine's actor right after the event so writes keep the engine's order.
+    func enqueue(_ changes: [StoreChange]) -> PendingCommit
+
+    /// Everything the engine needs at start-up; `dedupeSince` (µs since the epoch) bounds the
+    /// recent invocations loaded for de-duplication.
+    func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot
+
+    /// Retained invocations, newest first (by receipt time); `appID` `nil` = all apps, `limit` 0 = all.
+    func history(appID: String?, limit: Int) async throws -> [Invocation]
+
+    /// One invocation by id, if retained.
+    func invocation(id: String) async throws -> Invocation?
+
+    /// The recorded state of every app.
+    func appStates() async throws -> [AppStateRecord]
+
+    /// The shortcut types the app published with `SetShortcuts`, in order (empty if none).
+    func shortcuts(appID: String) async throws -> [String]
+
+    /// The published shortcuts of every app that published any.
+    func allShortcuts() async throws -> [String: [String]]
+
+    /// A notification posted with `PostNotification` and not yet closed.
+    func notification(id: UInt32) async throws -> PostedNotification?
+
+    /// Finishes queued writes and closes the store; later calls fail with ``StoreError/closed``.
+    func close() async throws
+}

@@ -1,0 +1,96 @@
+import DeeplinkerCore
+import GRDB
+
+extension SQLiteInvocationStore {
+    public func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot {
+        try await read { db in
+            let open = try Row.fetchAll(db, sql: "SELECT * FROM invocation WHERE status IN ('pending', 'delivering')")
+            let recent = try Row.fetchAll(db, sql: """
+                SELECT * FROM invocation
+                WHERE received_at >= ? AND dedupe_key IS NOT NULL AND status <> 'rejected'
+                """, arguments: [dedupeSince])
+            var routes: [String: Route] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM last_route") {
+                let appID: String = row["app_id"]
+                let fail = StoreError.corrupt(path: "last route of \(appID)", reason: "unreadable route")
+                guard let source = Source(rawValue: row["source"]) else { throw fail }
+                routes[appID] = Route(
+                    target: row["target"], parameters: try Self.decodeJSON(row["parameters"], orThrow: fail), source: source)
+            }
+            return EngineSnapshot(
+                openInvocations: try open.map(Self.invocation(from:)),
+                appStates: try Self.fetchAppStates(db),
+                lastDeliveredRoutes: routes,
+                recentInvocations: try recent.map(Self.invocation(from:))
+            )
+        }
+    }
+
+    public func history(appID: String?, limit: Int) async throws -> [Invocation] {
+        try await read { db in
+            let sqlLimit = limit > 0 ? limit : -1
+            let rows: [Row]
+            if let appID {
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT * FROM invocation WHERE app_id = ? ORDER BY received_at DESC, seq DESC LIMIT ?
+                    """, arguments: [appID, sqlLimit])
+            } else {
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT * FROM invocation ORDER BY received_at DESC, seq DESC LIMIT ?
+                    """, arguments: [sqlLimit])
+            }
+            return try rows.map(Self.invocation(from:))
+        }
+    }
+
+    public func invocation(id: String) async throws -> Invocation? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM invocation WHERE id = ?", arguments: [id]).map(Self.invocation(from:))
+        }
+    }
+
+    public func appStates() async throws -> [AppStateRecord] {
+        try await read(Self.fetchAppStates)
+    }
+
+    public func shortcuts(appID: String) async throws -> [String] {
+        try await read { db in
+            try String.fetchAll(db, sql: "SELECT type FROM shortcut WHERE app_id = ? ORDER BY position", arguments: [appID])
+        }
+    }
+
+    public func allShortcuts() async throws -> [String: [String]] {
+        try await read { db in
+            var result: [String: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT app_id, type FROM shortcut ORDER BY app_id, position") {
+                result[row["app_id"], default: []].append(row["type"])
+            }
+            return result
+        }
+    }
+
+    public func notification(id: UInt32) async throws -> PostedNotification? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM notification WHERE id = ?", arguments: [Int64(id)]).map { row in
+                PostedNotification(id: id, appID: row["app_id"], payload: row["payload"], postedAt: row["posted_at"])
+            }
+        }
+    }
+
+    /// All app states, sorted by app id.
+    static func fetchAppStates(_ db: Database) throws -> [AppStateRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM app_state ORDER BY app_id").map { row in
+            let appID: String = row["app_id"]
+            guard let state = AppState(rawValue: row["state"]) else {
+                throw StoreError.corrupt(path: "app state of \(appID)", reason: "unknown state")
+            }
+            return AppStateRecord(appID: appID, state: state, owner: row["owner"], updatedAt: row["updated_at"])
+        }
+    }
+
+    /// A read on a pool reader, refused with ``StoreError/closed`` once closed.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard !committer.closed else { throw StoreError.closed }
+        return try await pool.read(body)
+    }
+}

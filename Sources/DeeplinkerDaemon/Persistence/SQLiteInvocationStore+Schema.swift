@@ -1,0 +1,60 @@
+import GRDB
+
+extension SQLiteInvocationStore {
+    /// The schema, versioned with GRDB's `DatabaseMigrator` (never edit a shipped migration; add one).
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE invocation (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    app_id TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    detail TEXT NOT NULL DEFAULT '',
+                    received_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    target TEXT,
+                    route_source TEXT,
+                    parameters TEXT,
+                    launch_kind TEXT,
+                    dedupe_key TEXT,
+                    platform_data TEXT NOT NULL DEFAULT '{}',
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    redelivery INTEGER NOT NULL DEFAULT 0,
+                    revision INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX invocation_by_time ON invocation(received_at, seq);
+                CREATE INDEX invocation_by_app_time ON invocation(app_id, received_at, seq);
+                CREATE INDEX invocation_open ON invocation(app_id) WHERE status IN ('pending', 'delivering');
+                CREATE TABLE last_route (
+                    app_id TEXT PRIMARY KEY NOT NULL,
+                    invocation_id TEXT NOT NULL,
+                    target TEXT NOT NULL,
+                    parameters TEXT NOT NULL,
+                    source TEXT NOT NULL
+                );
+                CREATE TABLE app_state (
+                    app_id TEXT PRIMARY KEY NOT NULL,
+                    state TEXT NOT NULL,
+                    owner TEXT,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE TABLE shortcut (
+                    app_id TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    type TEXT NOT NULL,
+                    PRIMARY KEY (app_id, position)
+                );
+                CREATE TABLE notification (
+                    id INTEGER PRIMARY KEY NOT NULL,
+                    app_id TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    posted_at INTEGER NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,118 @@
+import DeeplinkerCore
+import GRDB
+
+extension SQLiteInvocationStore {
+    /// Commits one batch in a single transaction (one fsync), synchronously on the commit queue. Each
+    /// caller's changes run in their own savepoint so one failing write does not fail the others;
+    /// history is trimmed in the same transaction.
+    static func commit(
+        _ batch: [[StoreChange]],
+        pool: DatabasePool,
+        state: SQLiteWriteState,
+        historyLimit: Int
+    ) -> [Result<Void, any Error>] {
+        do {
+            return try pool.write { db in
+                if batch.count == 1 {
+                    // A lone write needs no savepoint: the transaction itself makes it all-or-nothing.
+                    for change in batch[0] { try apply(change, db: db, state: state) }
+                    try trimHistory(db: db, state: state, limit: historyLimit)
+                    return [.success(())]
+                }
+                var results: [Result<Void, any Error>] = []
+                results.reserveCapacity(batch.count)
+                for changes in batch {
+                    do {
+                        try db.inSavepoint {
+                            for change in changes { try apply(change, db: db, state: state) }
+                            return .commit
+                        }
+                        results.append(.success(()))
+                    } catch {
+                        state.invocationCount = nil
+                        results.append(.failure(error))
+                    }
+                }
+                try trimHistory(db: db, state: state, limit: historyLimit)
+                return results
+            }
+        } catch {
+            state.invocationCount = nil
+            return Array(repeating: .failure(error), count: batch.count)
+        }
+    }
+
+    /// Applies one change inside the current transaction.
+    static func apply(_ change: StoreChange, db: Database, state: SQLiteWriteState) throws {
+        switch change {
+        case .invocation(let invocation):
+            try upsert(invocation, db: db, state: state)
+        case .appState(let record):
+            try db.cachedStatement(sql: """
+                INSERT INTO app_state (app_id, state, owner, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(app_id) DO UPDATE SET state = excluded.state, owner = excluded.owner,
+                    updated_at = excluded.updated_at
+                """).execute(arguments: [record.appID, record.state.rawValue, record.owner, record.updatedAt])
+        case .shortcuts(let appID, let types):
+            try db.execute(sql: "DELETE FROM shortcut WHERE app_id = ?", arguments: [appID])
+            for (position, type) in types.enumerated() {
+                try db.cachedStatement(sql: "INSERT INTO shortcut (app_id, position, type) VALUES (?, ?, ?)")
+                    .execute(arguments: [appID, position, type])
+            }
+        case .notificationPosted(let notification):
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO notification (id, app_id, payload, posted_at) VALUES (?, ?, ?, ?)",
+                arguments: [Int64(notification.id), notification.appID, notification.payload, notification.postedAt])
+        case .notificationClosed(let id):
+            try db.execute(sql: "DELETE FROM notification WHERE id = ?", arguments: [Int64(id)])
+        }
+    }
+
+    /// Updates the row if the stored revision is not newer, else inserts it if new; a stale version
+    /// changes nothing. A delivered route also becomes the app's last route.
+    static func upsert(_ invocation: Invocation, db: Database, state: SQLiteWriteState) throws {
+        let arguments = try invocationArguments(invocation)
+        try db.cachedStatement(sql: """
+            UPDATE invocation SET app_id = ?2, source = ?3, status = ?4, detail = ?5, received_at = ?6,
+                updated_at = ?7, target = ?8, route_source = ?9, parameters = ?10, launch_kind = ?11,
+                dedupe_key = ?12, platform_data = ?13, attempts = ?14, redelivery = ?15, revision = ?16
+            WHERE id = ?1 AND revision <= ?16
+            """).execute(arguments: arguments)
+        var applied = db.changesCount > 0
+        if !applied {
+            try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO invocation (\(invocationColumns))
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                """).execute(arguments: arguments)
+            applied = db.changesCount > 0
+            if applied, let count = state.invocationCount { state.invocationCount = count + 1 }
+        }
+        if applied, invocation.status == .delivered, let route = invocation.route {
+            try db.cachedStatement(sql: """
+                INSERT INTO last_route (app_id, invocation_id, target, parameters, source) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(app_id) DO UPDATE SET invocation_id = excluded.invocation_id,
+                    target = excluded.target, parameters = excluded.parameters, source = excluded.source
+                """).execute(arguments: [
+                    invocation.appID, invocation.id, route.target, try encodeJSON(route.parameters), route.source.rawValue,
+                ])
+        }
+    }
+
+    /// Deletes the oldest final invocations beyond `limit` (pending and delivering ones are never trimmed).
+    static func trimHistory(db: Database, state: SQLiteWriteState, limit: Int) throws {
+        let count: Int
+        if let known = state.invocationCount {
+            count = known
+        } else {
+            count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM invocation") ?? 0
+        }
+        state.invocationCount = count
+        guard count > limit else { return }
+        try db.cachedStatement(sql: """
+            DELETE FROM invocation WHERE seq IN (
+                SELECT seq FROM invocation WHERE status NOT IN ('pending', 'delivering')
+                ORDER BY received_at, seq LIMIT ?)
+            """).execute(arguments: [count - limit])
+        state.invocationCount = count - db.changesCount
+    }
+}

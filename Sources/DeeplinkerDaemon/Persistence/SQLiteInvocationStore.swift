@@ -1,0 +1,121 @@
+import DeeplinkerCore
+import Foundation
+import GRDB
+
+/// The durable ``InvocationStore``: one SQLite file in the state directory, WAL mode with
+/// `synchronous = FULL` (a commit survives power loss, so a reply sent after it is a promise kept),
+/// schema via `DatabaseMigrator`, writes group-committed by a ``GroupCommitter``.
+public final class SQLiteInvocationStore: InvocationStore {
+    /// The database file name inside the state directory.
+    public static let fileName = "deeplinker.sqlite"
+
+    /// The database file's path.
+    public let path: String
+    /// Maximum number of retained invocations; the oldest final ones are trimmed beyond it.
+    public let historyLimit: Int
+
+    let pool: DatabasePool
+    let committer: GroupCommitter
+    private let writeState = SQLiteWriteState()
+
+    /// Opens (creating if needed, mode 0700) `directory` and the database in it.
+    /// Throws ``StoreError`` naming the path if the directory or the file is unusable or corrupt.
+    public convenience init(directory: String, historyLimit: Int = 10_000) throws {
+        try self.init(directory: directory, historyLimit: historyLimit, beforeBatch: nil)
+    }
+
+    /// The designated initialiser; `beforeBatch` lets tests hold a batch to observe group commit.
+    init(directory: String, historyLimit: Int, beforeBatch: (@Sendable (Int) -> Void)?) throws {
+        try Self.prepareDirectory(directory)
+        let path = (directory as NSString).appendingPathComponent(Self.fileName)
+        self.path = path
+        self.historyLimit = max(1, historyLimit)
+        pool = try Self.openPool(path: path)
+        let pool = self.pool
+        let state = writeState
+        let limit = self.historyLimit
+        committer = GroupCommitter(beforeBatch: beforeBatch) { batch in
+            Self.commit(batch, pool: pool, state: state, historyLimit: limit)
+        }
+        try Self.syncDirectory(directory)
+    }
+
+    /// Number of write transactions committed since opening (group commit makes it < number of writes).
+    public var transactionCount: Int {
+        committer.batchCount
+    }
+
+    public func enqueue(_ changes: [StoreChange]) -> PendingCommit {
+        committer.submit(changes)
+    }
+
+    public func close() async throws {
+        guard !committer.closed else { return }
+        await committer.close()
+        try pool.close()
+    }
+
+    /// Creates the state directory if missing, or checks that the existing path is a directory.
+    private static func prepareDirectory(_ directory: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw StoreError.notADirectory(path: directory) }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError.cannotCreateDirectory(path: directory, reason: Self.describe(error))
+        }
+    }
+
+    /// Opens the pool, forces `synchronous = FULL` on the writer (GRDB's WAL set-up picks NORMAL),
+    /// checks integrity and migrates; every failure is mapped to a ``StoreError`` naming `path`.
+    private static func openPool(path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.label = "deeplinker"
+        configuration.busyMode = .timeout(5)
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+            guard check == "ok" else {
+                throw StoreError.corrupt(path: path, reason: check ?? "quick_check returned nothing")
+            }
+            try migrator.migrate(pool)
+            return pool
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                throw StoreError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
+            default:
+                throw StoreError.cannotOpen(path: path, reason: describe(error))
+            }
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: describe(error))
+        }
+    }
+
+    /// fsyncs the directory so the database and WAL files' directory entries survive power loss.
+    private static func syncDirectory(_ directory: String) throws {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else {
+            throw StoreError.cannotOpen(path: directory, reason: String(cString: strerror(errno)))
+        }
+        defer { _ = Foundation.close(fd) }
+        guard fsync(fd) == 0 else {
+            throw StoreError.cannotOpen(path: directory, reason: "fsync: " + String(cString: strerror(errno)))
+        }
+    }
+
+    /// A short human-readable form of an underlying error.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? error.description }
+        return (error as NSError).localizedDescription
+    }
+}

@@ -1,0 +1,28 @@
+/// Why the store cannot be opened or used; the description names the path and what to do.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The state directory does not exist and cannot be created.
+    case cannotCreateDirectory(path: String, reason: String)
+    /// The state directory path exists but is not a directory.
+    case notADirectory(path: String)
+    /// The database file exists but is not a valid SQLite database or is damaged.
+    case corrupt(path: String, reason: String)
+    /// SQLite could not open or prepare the database.
+    case cannotOpen(path: String, reason: String)
+    /// The store was closed.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason):
+            "cannot create state directory '\(path)': \(reason)"
+        case .notADirectory(let path):
+            "state directory '\(path)' exists but is not a directory"
+        case .corrupt(let path, let reason):
+            "database '\(path)' is corrupt (\(reason)); move it aside to start with an empty state"
+        case .cannotOpen(let path, let reason):
+            "cannot open database '\(path)': \(reason)"
+        case .closed:
+            "the invocation store is closed"
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import DeeplinkerCore
+import Testing
+
+/// Admission of invocations: pending, launch, supersede, de-duplication, rejection, restore.
+@Suite struct LifecycleInvocationTests {
+    let app = EngineFixture.app
+
+    @Test func invocationForNotRunningAppBecomesPendingAndLaunchesIt() throws {
+        var f = EngineFixture()
+        let effects = try f.receive("a")
+        #expect(effects.statuses == ["a:pending"])
+        #expect(effects.launches == [app])
+        #expect(effects.deliveries.isEmpty)
+        #expect(f.engine.pending(appID: app)?.id == "a")
+    }
+
+    @Test func invocationForInactiveAppWaitsWithoutLaunch() throws {
+        var f = EngineFixture()
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: EngineFixture.owner)
+        let effects = try f.receive("a")
+        #expect(effects.statuses == ["a:pending"])
+        #expect(effects.launches.isEmpty)
+        #expect(effects.deliveries.isEmpty)
+    }
+
+    @Test func invocationForActiveAppIsDeliveredAtOnceToTheOwner() throws {
+        var f = EngineFixture()
+        try f.activate()
+        let effects = try f.receive("a")
+        #expect(effects.statuses == ["a:pending", "a:delivering"])
+        let delivery = try #require(effects.deliveries.first)
+        #expect(delivery.invocation.id == "a")
+        #expect(delivery.destination == EngineFixture.owner)
+        #expect(delivery.attempt == 1)
+        #expect(delivery.redelivery == false)
+        #expect(delivery.timeout == .seconds(5))
+        #expect(effects.launches.isEmpty)
+    }
+
+    @Test func unknownAppIsRefused() {
+        var f = EngineFixture()
+        var request = EngineFixture.request("a")
+        request.appID = "org.example.Nope"
+        #expect(throws: DeeplinkerError.unknownApp("org.example.Nope")) { try f.engine.receive(request) }
+    }
+
+    @Test func newerInvocationSupersedesTheOlderPendingOne() throws {
+        var f = EngineFixture()
+        try f.receive("a")
+        f.clock.advance(.seconds(1))
+        let effects = try f.receive("b")
+        #expect(effects.statuses == ["a:superseded", "b:pending"])
+        #expect(effects.changedInvocations.first?.detail == "superseded by b")
+        #expect(f.engine.pending(appID: app)?.id == "b")
+        let delivered = try f.activate().deliveries
+        #expect(delivered.map(\.invocation.id) == ["b"])
+    }
+
+    @Test func repeatWithinDedupeWindowReturnsTheFirstAndCreatesNothing() throws {
+        var f = EngineFixture(policy: AppPolicy(dedupeWindow: .seconds(2)))
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: EngineFixture.owner)
+        var first = EngineFixture.request("a", key: "notification:42")
+        first.launchKind = "notification"
+        _ = try f.engine.receive(first)
+        f.clock.advance(.milliseconds(1999))
+        let repeated = try f.engine.receive(EngineFixture.request("b", target: "home", key: "notification:42"))
+        #expect(repeated.isDuplicate)
+        #expect(repeated.invocation.id == "a")
+        #expect(repeated.invocation.route?.target == "recipe")
+        #expect(repeated.invocation.launchKind == "notification")
+        #expect(repeated.effects.isEmpty)
+        #expect(f.engine.pending(appID: app)?.id == "a")
+        #expect(f.engine.duplicate(of: "notification:42", appID: app)?.id == "a")
+    }
+
+    @Test func repeatOfAnAlreadyDeliveredInvocationIsStillDeduplicated() throws {
+        var f = EngineFixture()
+        try f.activate()
+        let delivery = try #require(try f.receive("a", key: "k").deliveries.first)
+        _ = f.engine.deliveryOutcome(.acknowledged, invocationID: "a", attempt: delivery.attempt)
+        let repeated = try f.engine.receive(EngineFixture.request("b", key: "k"))
+        #expect(repeated.isDuplicate)
+        #expect(repeated.invocation.id == "a")
+        #expect(repeated.effects.deliveries.isEmpty)
+    }
+
+    @Test func repeatAfterTheWindowCreatesANewInvocation() throws {
+        var f = EngineFixture(policy: AppPolicy(dedupeWindow: .seconds(2)))
+        try f.receive("a", key: "k")
+        f.clock.advance(.seconds(2))
+        #expect(f.engine.duplicate(of: "k", appID: app) == nil)
+        let admission = try f.engine.receive(EngineFixture.request("b", key: "k"))
+        #expect(!admission.isDuplicate)
+        #expect(admission.invocation.id == "b")
+        #expect(admission.effects.statuses == ["a:superseded", "b:pending"])
+        // The new invocation now anchors the window.
+        f.clock.advance(.seconds(1))
+        #expect(try f.engine.receive(EngineFixture.request("c", key: "k")).invocation.id == "b")
+    }
+
+    @Test func zeroDedupeWindowDisablesDeduplication() throws {
+        var f = EngineFixture(policy: AppPolicy(dedupeWindow: .zero))
+        try f.receive("a", key: "k")
+        let admission = try f.engine.receive(EngineFixture.request("b", key: "k"))
+        #expect(!admission.isDuplicate)
+        #expect(f.engine.duplicate(of: "k", appID: app) == nil)
+    }
+
+    @Test func differentKeysAreNotDuplicates() throws {
+        var f = EngineFixture()
+        try f.receive("a", key: "k1")
+        #expect(try !f.engine.receive(EngineFixture.request("b", key: "k2")).isDuplicate)
+    }
+
+    @Test func duplicateForNotRunningAppLaunchesItAgain() throws {
+        var f = EngineFixture()
+        try f.receive("a", key: "k")
+        let repeated = try f.engine.receive(EngineFixture.request("b", key: "k"))
+        #expect(repeated.isDuplicate)
+        #expect(repeated.effects == [.launch(appID: app)])
+    }
+
+    @Test func rejectedInvocationRecordsTheFullErrorNameAndLeavesPendingAlone() throws {
+        var f = EngineFixture()
+        try f.receive("a")
+        let (invocation, effects) = try f.engine.reject(
+            id: "r", appID: app, source: .url, error: .noRoute("x://y", reason: "no pattern"))
+        #expect(invocation.status == .rejected)
+        #expect(invocation.detail == "org.deeplinker.Error.NoRoute")
+        #expect(invocation.route == nil)
+        #expect(effects == [.statusChanged(invocation)])
+        #expect(f.engine.pending(appID: app)?.id == "a")
+        #expect(throws: DeeplinkerError.unknownApp("x")) {
+            try f.engine.reject(id: "r2", appID: "x", source: .url, error: .noRoute("x", reason: ""))
+        }
+    }
+
+    @Test func ensureRunningLaunchesOnlyANotRunningApp() throws {
+        var f = EngineFixture()
+        #expect(try f.engine.ensureRunning(appID: app) == [.launch(appID: app)])
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: ":1.5")
+        #expect(try f.engine.ensureRunning(appID: app).isEmpty)
+    }
+
+    @Test func restoreRouteIsTheLastDeliveredRouteWithSourceRestore() throws {
+        var f = EngineFixture(policy: AppPolicy(restoreLastRoute: true))
+        #expect(f.engine.restoreRoute(appID: app) == nil)
+        try f.activate()
+        _ = try f.receive("a", target: "recipe")
+        _ = f.engine.deliveryOutcome(.acknowledged, invocationID: "a", attempt: 1)
+        let route = try #require(f.engine.restoreRoute(appID: app))
+        #expect(route == Route(target: "recipe", parameters: ["id": "a"], source: .restore))
+        #expect(f.engine.lastDeliveredRoute(appID: app)?.source == .url)
+    }
+
+    @Test func restoreRouteNeedsRestoreLastRoute() throws {
+        var f = EngineFixture(policy: AppPolicy(restoreLastRoute: false))
+        try f.activate()
+        _ = try f.receive("a")
+        _ = f.engine.deliveryOutcome(.acknowledged, invocationID: "a", attempt: 1)
+        #expect(f.engine.lastDeliveredRoute(appID: app) != nil)
+        #expect(f.engine.restoreRoute(appID: app) == nil)
+    }
+
+    @Test func discardPendingDiscardsTheWaitingRoute() throws {
+        var f = EngineFixture()
+        #expect(f.engine.discardPending(appID: app).discarded == false)
+        try f.receive("a")
+        let result = f.engine.discardPending(appID: app)
+        #expect(result.discarded)
+        #expect(result.effects.statuses == ["a:discarded"])
+        #expect(f.engine.pending(appID: app) == nil)
+        #expect(try f.activate().deliveries.isEmpty)
+        #expect(f.engine.discardPending(appID: app).discarded == false)
+    }
+}

@@ -1,0 +1,158 @@
+import DeeplinkerCore
+import DeeplinkerDaemon
+import Testing
+
+/// The store contract, run against both the SQLite store and its in-memory twin.
+@Suite struct PersistenceBehaviourTests {
+    typealias S = StoreSamples
+
+    @Test(arguments: StoreKind.allCases)
+    func invocationRoundTrip(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        let full = S.invocation("a")
+        var rejected = Invocation(id: "r", appID: S.app, source: .url, route: nil, status: .rejected,
+                                  detail: "org.deeplinker.Error.NoRoute", receivedAt: 2_000)
+        rejected.platformData = [:]
+        try await store.write([.invocation(full), .invocation(rejected)])
+        #expect(try await store.invocation(id: "a") == full)
+        #expect(try await store.invocation(id: "r") == rejected)
+        #expect(try await store.invocation(id: "nope") == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func olderRevisionNeverOverwritesANewerOne(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        try await store.write([.invocation(S.invocation("a", status: .delivered, revision: 3))])
+        try await store.write([.invocation(S.invocation("a", status: .delivering, revision: 2))])
+        #expect(try await store.invocation(id: "a")?.status == .delivered)
+        try await store.write([.invocation(S.invocation("a", status: .delivered, revision: 3))])
+        #expect(try await store.history(appID: nil, limit: 0).count == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func historyIsNewestFirstFilteredAndLimited(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        try await store.write([
+            .invocation(S.invocation("a", at: 10)),
+            .invocation(S.invocation("b", app: "org.other.App", at: 20)),
+            .invocation(S.invocation("c", at: 30)),
+            .invocation(S.invocation("d", at: 30)),
+        ])
+        #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["d", "c", "b", "a"])
+        #expect(try await store.history(appID: nil, limit: 2).map(\.id) == ["d", "c"])
+        #expect(try await store.history(appID: S.app, limit: 0).map(\.id) == ["d", "c", "a"])
+        #expect(try await store.history(appID: "org.none", limit: 0).isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func historyIsTrimmedOldestFinalFirstNeverOpenOnes(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make(historyLimit: 5)
+        defer { _ = directory }
+        try await store.write([
+            .invocation(S.invocation("p1", status: .pending, at: 1)),
+            .invocation(S.invocation("p2", status: .delivering, at: 2)),
+        ])
+        for index in 0..<10 {
+            try await store.write([.invocation(S.invocation("d\(index)", status: .delivered, at: Int64(10 + index)))])
+        }
+        let kept = try await store.history(appID: nil, limit: 0).map(\.id)
+        #expect(kept == ["d9", "d8", "d7", "p2", "p1"])
+        // Updating an existing row does not trim anything.
+        try await store.write([.invocation(S.invocation("p1", status: .delivered, at: 1, revision: 1))])
+        #expect(try await store.history(appID: nil, limit: 0).count == 5)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func appStatesKeepTheirOwner(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        let active = AppStateRecord(appID: S.app, state: .active, owner: ":1.42", updatedAt: 7)
+        let gone = AppStateRecord(appID: "org.other.App", state: .notRunning, owner: nil, updatedAt: 8)
+        try await store.write([.appState(active), .appState(gone)])
+        #expect(try await store.appStates() == [active, gone])
+        let background = AppStateRecord(appID: S.app, state: .background, owner: ":1.43", updatedAt: 9)
+        try await store.write([.appState(background)])
+        #expect(try await store.appStates() == [background, gone])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func snapshotHoldsOpenInvocationsStatesLastRoutesAndRecentOnes(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        let delivered = S.invocation("a", status: .delivered, at: 100)
+        let pending = S.invocation("b", status: .pending, at: 200)
+        let delivering = S.invocation("c", app: "org.other.App", status: .delivering, at: 300)
+        let old = S.invocation("o", status: .expired, at: 5)
+        let state = AppStateRecord(appID: S.app, state: .inactive, owner: ":1.9", updatedAt: 1)
+        try await store.write([.invocation(old), .invocation(delivered), .invocation(pending), .invocation(delivering), .appState(state)])
+
+        let snapshot = try await store.loadSnapshot(dedupeSince: 50)
+        #expect(Set(snapshot.openInvocations.map(\.id)) == ["b", "c"])
+        #expect(snapshot.appStates == [state])
+        #expect(snapshot.lastDeliveredRoutes == [S.app: delivered.route!])
+        #expect(Set(snapshot.recentInvocations.map(\.id)) == ["a", "b", "c"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func lastDeliveredRouteSurvivesTrimming(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make(historyLimit: 1)
+        defer { _ = directory }
+        try await store.write([.invocation(S.invocation("a", status: .delivered, at: 1))])
+        try await store.write([.invocation(S.invocation("b", status: .expired, at: 2))])
+        #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["b"])
+        #expect(try await store.loadSnapshot(dedupeSince: 0).lastDeliveredRoutes[S.app]?.parameters["id"] == "a")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func shortcutsAreReplacedPerApp(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        try await store.write([.shortcuts(appID: S.app, types: ["fav", "new"]), .shortcuts(appID: "x", types: ["a"])])
+        try await store.write([.shortcuts(appID: S.app, types: ["new"])])
+        #expect(try await store.shortcuts(appID: S.app) == ["new"])
+        #expect(try await store.allShortcuts() == [S.app: ["new"], "x": ["a"]])
+        try await store.write([.shortcuts(appID: "x", types: [])])
+        #expect(try await store.allShortcuts() == [S.app: ["new"]])
+        #expect(try await store.shortcuts(appID: "none") == [])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func notificationsAreRememberedUntilClosed(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        let posted = PostedNotification(id: 4_000_000_000, appID: S.app, payload: #"{"id":"7"}"#, postedAt: 9)
+        try await store.write([.notificationPosted(posted)])
+        #expect(try await store.notification(id: posted.id) == posted)
+        try await store.write([.notificationClosed(id: posted.id)])
+        #expect(try await store.notification(id: posted.id) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func engineEffectsArePersistedInOrder(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        let first = S.invocation("a", status: .pending)
+        var second = first
+        second.status = .delivering
+        second.revision = 1
+        let state = AppStateRecord(appID: S.app, state: .active, owner: ":1.1", updatedAt: 3)
+        let commit = store.enqueue(effects: [
+            .statusChanged(first), .statusChanged(second), .launch(appID: S.app), .appStateChanged(state),
+        ])
+        try await commit.wait()
+        #expect(try await store.invocation(id: "a")?.status == .delivering)
+        #expect(try await store.appStates() == [state])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func closedStoreRefusesReadsAndWrites(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        try await store.close()
+        await #expect(throws: StoreError.closed) { try await store.write([.invocation(S.invocation("a"))]) }
+        await #expect(throws: StoreError.closed) { try await store.history(appID: nil, limit: 0) }
+    }
+}

@@ -1,0 +1,156 @@
+import DeeplinkerCore
+@testable import DeeplinkerDaemon
+import Foundation
+import GRDB
+import Testing
+
+/// What only the SQLite store can show: durability settings, reopening, group commit, file errors.
+@Suite struct PersistenceSQLiteTests {
+    typealias S = StoreSamples
+
+    @Test func usesWALWithSynchronousFull() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteInvocationStore(directory: directory.path)
+        let (journal, synchronous) = try await store.pool.writeWithoutTransaction { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(journal == "wal")
+        #expect(synchronous == 2, "FULL: a commit survives power loss")
+        try await store.close()
+    }
+
+    @Test func everythingSurvivesCloseAndReopen() async throws {
+        let directory = try TemporaryDirectory()
+        let state = AppStateRecord(appID: S.app, state: .active, owner: ":1.42", updatedAt: 5)
+        let posted = PostedNotification(id: 3, appID: S.app, payload: "{}", postedAt: 1)
+        do {
+            let store = try SQLiteInvocationStore(directory: directory.path)
+            try await store.write([
+                .invocation(S.invocation("a", status: .delivered, at: 1)),
+                .invocation(S.invocation("b", status: .pending, at: 2)),
+                .appState(state),
+                .shortcuts(appID: S.app, types: ["fav"]),
+                .notificationPosted(posted),
+            ])
+            try await store.close()
+        }
+        let reopened = try SQLiteInvocationStore(directory: directory.path)
+        #expect(try await reopened.history(appID: nil, limit: 0).map(\.id) == ["b", "a"])
+        #expect(try await reopened.invocation(id: "a") == S.invocation("a", status: .delivered, at: 1))
+        let snapshot = try await reopened.loadSnapshot(dedupeSince: 0)
+        #expect(snapshot.openInvocations.map(\.id) == ["b"])
+        #expect(snapshot.appStates == [state])
+        #expect(snapshot.lastDeliveredRoutes[S.app] != nil)
+        #expect(try await reopened.shortcuts(appID: S.app) == ["fav"])
+        #expect(try await reopened.notification(id: 3) == posted)
+        try await reopened.close()
+    }
+
+    @Test func committedWritesAreVisibleToAnIndependentConnectionWithoutClose() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteInvocationStore(directory: directory.path)
+        try await store.write([.invocation(S.invocation("a"))])
+        // A second store on the same file reads the committed row straight from the database/WAL.
+        let other = try SQLiteInvocationStore(directory: directory.path)
+        #expect(try await other.invocation(id: "a")?.id == "a")
+        try await other.close()
+        try await store.close()
+    }
+
+    @Test func concurrentWritesAreGroupCommitted() async throws {
+        let directory = try TemporaryDirectory()
+        // The first batch is held on the commit queue until all 64 writes are queued.
+        let gate = DispatchSemaphore(value: 0)
+        let store = try SQLiteInvocationStore(
+            directory: directory.path, historyLimit: 10_000, beforeBatch: { _ in gate.wait(); gate.signal() })
+        let commits = (0..<64).map { index in
+            store.enqueue([.invocation(S.invocation("i\(index)", at: Int64(index)))])
+        }
+        #expect(commits.allSatisfy { !$0.isResolved }, "nothing is acknowledged before its commit")
+        gate.signal()
+        for commit in commits { try await commit.wait() }
+        #expect(store.transactionCount <= 2, "64 writes queued behind one commit share the next transaction")
+        #expect(try await store.history(appID: nil, limit: 0).count == 64)
+        try await store.close()
+    }
+
+    @Test func manyConcurrentCallersAllGetTheirWriteCommitted() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteInvocationStore(directory: directory.path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    try await store.write([.invocation(S.invocation("i\(index)", at: Int64(index)))])
+                    #expect(try await store.invocation(id: "i\(index)") != nil)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(store.transactionCount <= 64)
+        #expect(try await store.history(appID: nil, limit: 0).count == 64)
+        try await store.close()
+    }
+
+    @Test func trimmingKeepsTheLimitAcrossReopen() async throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let store = try SQLiteInvocationStore(directory: directory.path, historyLimit: 3)
+            for index in 0..<5 {
+                try await store.write([.invocation(S.invocation("a\(index)", status: .delivered, at: Int64(index)))])
+            }
+            try await store.close()
+        }
+        let store = try SQLiteInvocationStore(directory: directory.path, historyLimit: 3)
+        try await store.write([.invocation(S.invocation("b", status: .delivered, at: 100))])
+        #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["b", "a4", "a3"])
+        try await store.close()
+    }
+
+    @Test func missingDirectoryIsCreatedPrivate() async throws {
+        let directory = try TemporaryDirectory()
+        let nested = directory.appending("a/b/state")
+        let store = try SQLiteInvocationStore(directory: nested)
+        let attributes = try FileManager.default.attributesOfItem(atPath: nested)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        try await store.close()
+    }
+
+    @Test func uncreatableDirectoryIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.appending("file")
+        _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        #expect(throws: StoreError.notADirectory(path: file)) {
+            try SQLiteInvocationStore(directory: file)
+        }
+        do {
+            _ = try SQLiteInvocationStore(directory: file + "/sub")
+            Issue.record("expected an error")
+        } catch let error as StoreError {
+            guard case .cannotCreateDirectory(let path, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(path == file + "/sub")
+            #expect(error.description.contains(file + "/sub"))
+        }
+    }
+
+    @Test func corruptDatabaseIsAClearErrorAndIsLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.appending(SQLiteInvocationStore.fileName)
+        let garbage = Data(repeating: 0x5A, count: 8192)
+        _ = FileManager.default.createFile(atPath: path, contents: garbage)
+        do {
+            _ = try SQLiteInvocationStore(directory: directory.path)
+            Issue.record("expected an error")
+        } catch let error as StoreError {
+            guard case .corrupt(let reported, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(reported == path)
+            #expect(error.description.contains("corrupt"))
+        }
+        #expect(FileManager.default.contents(atPath: path) == garbage, "the damaged file is not overwritten")
+    }
+}
