@@ -43,6 +43,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -56,14 +57,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(
-            name: "deeplinker",
+        .target(
+            name: "DeeplinkerCLI",
             dependencies: [
                 "DBusKit",
                 "DeeplinkerCore",
                 "DeeplinkerClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "deeplinker",
+            dependencies: ["DeeplinkerCLI"]
         ),
         .executableTarget(
             name: "deeplinker-bench",
@@ -77,7 +82,14 @@ let package = Package(
         .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore"]),
         .testTarget(
             name: "DeeplinkerDaemonTests",
-            dependencies: ["DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient"]
+            dependencies: [
+                "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "DeeplinkerCLITests",
+            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore"]
         ),
         // libFuzzer targets (scripts/fuzz.sh NAME SECONDS; build with --sanitize=fuzzer).
         .executableTarget(name: "fuzz-url-matching", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-url-matching"),

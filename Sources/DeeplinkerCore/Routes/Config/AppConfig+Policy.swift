@@ -1,0 +1,13 @@
+extension AppConfig {
+    /// The delivery and pending-deeplink settings the lifecycle engine needs (`AppPolicy`).
+    public var policy: AppPolicy {
+        let mode: AppPolicy.DeliveryMode = switch delivery {
+        case .activateAction: .activateAction
+        case .signal: .signal
+        case .exec: .exec(command: deliverCommand ?? [])
+        }
+        return AppPolicy(
+            pendingTTL: pendingTTL, dedupeWindow: dedupeWindow, deliveryTimeout: deliveryTimeout, maxAttempts: maxAttempts,
+            lifecycleSenders: lifecycleSenders == .any ? .any : .owner, restoreLastRoute: restoreLastRoute, delivery: mode)
+    }
+}

@@ -1,0 +1,260 @@
+/// Maps key paths of a TOML document to where their key and value are written. TOMLKit reports
+/// positions only for syntax errors, so this lightweight scanner re-reads the (already valid) text:
+/// it follows `[table]` and `[[array-of-tables]]` headers, dotted and quoted keys, inline tables and
+/// arrays, skipping strings and comments. On malformed text it stops early; it never traps.
+public struct TOMLSourceLocator: Sendable {
+    private var keys: [TOMLKeyPath: TextLocation] = [:]
+    private var values: [TOMLKeyPath: TextLocation] = [:]
+
+    public init(text: String) {
+        var scanner = Scanner(bytes: Array(text.utf8))
+        scanner.scanDocument()
+        keys = scanner.keys
+        values = scanner.values
+    }
+
+    /// Where the key (or table header) of `path` is written.
+    public func keyLocation(_ path: TOMLKeyPath) -> TextLocation? { keys[path] }
+
+    /// Where the value of `path` starts.
+    public func valueLocation(_ path: TOMLKeyPath) -> TextLocation? { values[path] }
+
+    /// The best location for a message about `path`: its value or key, else the nearest ancestor's, else 1:1.
+    public func location(_ path: TOMLKeyPath, preferValue: Bool = true) -> TextLocation {
+        var current: TOMLKeyPath? = path
+        while let p = current {
+            let found = preferValue ? (values[p] ?? keys[p]) : (keys[p] ?? values[p])
+            if let found { return found }
+            current = p.parent
+        }
+        return TextLocation(line: 1, column: 1)
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var i = 0
+        var line = 1
+        var column = 1
+        var keys: [TOMLKeyPath: TextLocation] = [:]
+        var values: [TOMLKeyPath: TextLocation] = [:]
+        var arrayCounts: [TOMLKeyPath: Int] = [:]
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        var atEnd: Bool { i >= bytes.count }
+        var here: TextLocation { TextLocation(line: line, column: column) }
+        func peek(_ offset: Int = 0) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
+
+        mutating func advance() {
+            guard i < bytes.count else { return }
+            let b = bytes[i]
+            i += 1
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+
+        mutating func skipSpaces() { while let b = peek(), b == 0x20 || b == 0x09 { advance() } }
+
+        mutating func skipComment() {
+            guard peek() == 0x23 else { return }
+            while let b = peek(), b != 0x0A { _ = b; advance() }
+        }
+
+        /// Skips spaces, newlines and comments.
+        mutating func skipBlank() {
+            while let b = peek() {
+                if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
+                    advance()
+                } else if b == 0x23 {
+                    skipComment()
+                } else {
+                    return
+                }
+            }
+        }
+
+        mutating func skipLine() { while let b = peek(), b != 0x0A { _ = b; advance() } }
+
+        mutating func scanDocument() {
+            var current = TOMLKeyPath()
+            while true {
+                skipBlank()
+                guard let b = peek() else { return }
+                let start = i
+                if b == 0x5B {
+                    let isArray = peek(1) == 0x5B
+                    let location = here
+                    advance()
+                    if isArray { advance() }
+                    skipSpaces()
+                    let parts = scanDottedKey()
+                    guard !parts.isEmpty else { skipLine(); continue }
+                    var resolved = TOMLKeyPath()
+                    for (n, part) in parts.enumerated() {
+                        resolved = resolved.appending(part.key)
+                        if n == parts.count - 1, isArray {
+                            let count = arrayCounts[resolved, default: 0]
+                            arrayCounts[resolved] = count + 1
+                            if keys[resolved] == nil { keys[resolved] = location }
+                            resolved = resolved.appending(count)
+                        } else if let count = arrayCounts[resolved] {
+                            resolved = resolved.appending(count - 1)
+                        } else if keys[resolved] == nil {
+                            keys[resolved] = part.location
+                        }
+                    }
+                    keys[resolved] = location
+                    current = resolved
+                    skipLine()
+                } else {
+                    scanKeyValue(prefix: current)
+                    skipSpaces()
+                    skipComment()
+                    if i == start { skipLine() }
+                }
+                if i == start { advance() }
+            }
+        }
+
+        /// `a.b."c.d"` → keys with the location of each part.
+        mutating func scanDottedKey() -> [(key: String, location: TextLocation)] {
+            var parts: [(key: String, location: TextLocation)] = []
+            while true {
+                skipSpaces()
+                let location = here
+                guard let b = peek() else { return parts }
+                if b == 0x22 || b == 0x27 {
+                    guard let key = scanSingleLineString() else { return parts }
+                    parts.append((key, location))
+                } else {
+                    let start = i
+                    while let c = peek(), isBareKeyByte(c) { advance() }
+                    guard i > start else { return parts }
+                    parts.append((String(decoding: bytes[start..<i], as: UTF8.self), location))
+                }
+                skipSpaces()
+                guard peek() == 0x2E else { return parts }
+                advance()
+            }
+        }
+
+        func isBareKeyByte(_ c: UInt8) -> Bool {
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
+        }
+
+        mutating func scanKeyValue(prefix: TOMLKeyPath) {
+            let parts = scanDottedKey()
+            guard !parts.isEmpty else { return }
+            var path = prefix
+            for part in parts {
+                path = path.appending(part.key)
+                if keys[path] == nil { keys[path] = part.location }
+            }
+            keys[path] = parts[parts.count - 1].location
+            skipSpaces()
+            guard peek() == 0x3D else { return }
+            advance()
+            skipSpaces()
+            scanValue(at: path)
+        }
+
+        mutating func scanValue(at path: TOMLKeyPath) {
+            values[path] = here
+            guard let b = peek() else { return }
+            switch b {
+            case 0x22, 0x27:
+                if peek(1) == b, peek(2) == b {
+                    scanMultilineString(quote: b)
+                } else {
+                    _ = scanSingleLineString()
+                }
+            case 0x7B:
+                advance()
+                while true {
+                    skipBlank()
+                    guard let c = peek() else { return }
+                    if c == 0x7D { advance(); return }
+                    let before = i
+                    scanKeyValue(prefix: path)
+                    skipBlank()
+                    if peek() == 0x2C { advance() }
+                    if i == before { return }
+                }
+            case 0x5B:
+                advance()
+                var index = 0
+                while true {
+                    skipBlank()
+                    guard let c = peek() else { return }
+                    if c == 0x5D { advance(); return }
+                    let before = i
+                    scanValue(at: path.appending(index))
+                    index += 1
+                    skipBlank()
+                    if peek() == 0x2C { advance() }
+                    if i == before { return }
+                }
+            default:
+                while let c = peek(), c != 0x2C, c != 0x5D, c != 0x7D, c != 0x23, c != 0x0A { advance() }
+            }
+        }
+
+        /// Reads a one-line basic or literal string and returns its (unescaped) content.
+        mutating func scanSingleLineString() -> String? {
+            guard let quote = peek() else { return nil }
+            advance()
+            var out: [UInt8] = []
+            while let c = peek() {
+                if c == 0x0A { return nil }
+                advance()
+                if c == quote { return String(decoding: out, as: UTF8.self) }
+                if c == 0x5C, quote == 0x22, let e = peek() {
+                    advance()
+                    switch e {
+                    case UInt8(ascii: "n"): out.append(0x0A)
+                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "r"): out.append(0x0D)
+                    case UInt8(ascii: "b"): out.append(0x08)
+                    case UInt8(ascii: "f"): out.append(0x0C)
+                    case UInt8(ascii: "u"), UInt8(ascii: "U"):
+                        let count = e == UInt8(ascii: "u") ? 4 : 8
+                        var value: UInt32 = 0
+                        for _ in 0..<count {
+                            guard let h = peek(), let d = PercentEncoding.hexValue(h) else { break }
+                            value = value << 4 | UInt32(d)
+                            advance()
+                        }
+                        if let scalar = Unicode.Scalar(value) { out += Array(String(Character(scalar)).utf8) }
+                    default: out.append(e)
+                    }
+                } else {
+                    out.append(c)
+                }
+            }
+            return nil
+        }
+
+        mutating func scanMultilineString(quote: UInt8) {
+            advance(); advance(); advance()
+            while let c = peek() {
+                if c == 0x5C, quote == 0x22 {
+                    advance()
+                    advance()
+                    continue
+                }
+                if c == quote, peek(1) == quote, peek(2) == quote {
+                    advance(); advance(); advance()
+                    // Up to two more quotes belong to the content.
+                    if peek() == quote { advance() }
+                    if peek() == quote { advance() }
+                    return
+                }
+                advance()
+            }
+        }
+    }
+}

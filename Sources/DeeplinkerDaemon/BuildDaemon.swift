@@ -1,0 +1,87 @@
+import DBusKit
+import DeeplinkerCore
+import Foundation
+import Logging
+
+/// Connects, opens the store, loads the route files, recovers state, exports the API and takes
+/// the well-known name. `deeplinkerd` and the tests both start the daemon through this.
+public func buildDaemon(_ configuration: DaemonConfiguration, logger: Logger = Logger(label: "deeplinkerd")) async throws -> Daemon {
+    let connection: DBusConnection
+    do {
+        connection = try DBusConnection(address: configuration.busAddress)
+    } catch {
+        throw DaemonError.busUnavailable(error.message)
+    }
+    do {
+        return try await assemble(configuration, connection: connection, logger: logger)
+    } catch {
+        connection.close()
+        throw error
+    }
+}
+
+private func assemble(_ configuration: DaemonConfiguration, connection: DBusConnection, logger: Logger) async throws -> Daemon {
+    // Refuse early, before touching the database another daemon is using.
+    if let owner = try await connection.nameOwner(DeeplinkerAPI.busName) {
+        throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: owner)
+    }
+    let store: SQLiteInvocationStore
+    do {
+        store = try SQLiteInvocationStore(directory: configuration.stateDirectory, historyLimit: configuration.historyLimit)
+    } catch {
+        throw DaemonError.storage("\(error)")
+    }
+
+    let directories = RouteDirectory.searchPath(configDir: configuration.configDirectory, environment: configuration.environment)
+    let loaded = RouteDirectory.load(directories: directories)
+    let (registry, errors) = RouteDirectory.merge(loaded, over: AppRegistry())
+    for error in errors { logger.error("\(error.description)") }
+    logger.info("loaded route files for \(registry.appIDs.count) apps from \(directories.joined(separator: ":"))")
+
+    var policies: [String: AppPolicy] = [:]
+    for id in registry.appIDs { policies[id] = try registry.config(id).policy }
+    let engine = DeeplinkEngine(policies: policies)
+    let core = DaemonCore(
+        connection: connection, store: store, registry: registry, engine: engine, configuration: configuration, logger: logger)
+    let daemon = Daemon(connection: connection, store: store, core: core, logger: logger)
+
+    // Subscribe before reading owners, so no change falls between the two.
+    let events = daemon.events
+    try await connection.onNameOwnerChanged { name, _, newOwner in
+        events.submit { core in core.ownerChanged(name: name, newOwner: newOwner) }
+    }
+    try await connection.subscribe(MatchRule(interface: DeeplinkerAPI.lifecycleInterface)) { message, _ in
+        guard let path = message.path, let member = message.member, let sender = message.sender else { return }
+        events.submit { core in core.lifecycleSignal(path: path, member: member, sender: sender) }
+    }
+
+    let snapshot = try await store.loadSnapshot(dedupeSince: Int64(Date().timeIntervalSince1970 * 1_000_000) - 3_600_000_000)
+    let published = try await store.allShortcuts()
+    var apps = Set(registry.appIDs)
+    for invocation in snapshot.openInvocations { apps.insert(invocation.appID) }
+    for record in snapshot.appStates { apps.insert(record.appID) }
+    var owners: [String: String] = [:]
+    for app in apps.sorted() {
+        if let owner = try? await connection.nameOwner(app) { owners[app] = owner }
+    }
+    let currentOwners = owners
+    events.submit { core in
+        core.published = published
+        core.apply(core.engine.recover(from: snapshot, currentOwners: currentOwners))
+        // Apps already running but not restored (no matching record) are at least running.
+        for (app, owner) in currentOwners where core.engine.state(of: app) == .notRunning {
+            core.ownerChanged(name: app, newOwner: owner)
+        }
+    }
+
+    try connection.export(DBusObject(
+        path: DeeplinkerAPI.objectPath,
+        interfaces: [DeeplinkerAPI.interface { daemon.handler(for: $0) }]))
+    switch try await connection.requestName(DeeplinkerAPI.busName) {
+    case .primaryOwner, .alreadyOwner:
+        logger.info("serving \(DeeplinkerAPI.busName) as \(connection.uniqueName)")
+        return daemon
+    case .exists, .inQueue:
+        throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: try? await connection.nameOwner(DeeplinkerAPI.busName))
+    }
+}

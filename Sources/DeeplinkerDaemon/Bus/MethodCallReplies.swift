@@ -1,0 +1,43 @@
+import DBusKit
+import DeeplinkerCore
+
+/// Answers a method call once its change is durable: the one path from core results to replies.
+enum MethodCallReplies {
+    static func answer<T: Sendable>(
+        _ call: DBusMethodCall, _ result: Result<T, DeeplinkerError>, after commit: PendingCommit,
+        _ encode: @escaping @Sendable (T) -> [DBusValue]
+    ) {
+        if commit.isResolved {
+            return send(call, result, commitError: nil, encode)
+        }
+        Task {
+            do {
+                try await commit.wait()
+                send(call, result, commitError: nil, encode)
+            } catch {
+                send(call, result, commitError: error, encode)
+            }
+        }
+    }
+
+    static func answer<T: Sendable>(_ call: DBusMethodCall, _ result: Result<T, DeeplinkerError>, _ encode: @Sendable (T) -> [DBusValue]) {
+        switch result {
+        case .success(let value): call.reply(encode(value))
+        case .failure(let error): call.fail(error.dbusError)
+        }
+    }
+
+    private static func send<T: Sendable>(
+        _ call: DBusMethodCall, _ result: Result<T, DeeplinkerError>, commitError: (any Error)?, _ encode: @Sendable (T) -> [DBusValue]
+    ) {
+        if let commitError {
+            // Nothing was promised durable: say so rather than answer as if it were stored.
+            return call.fail(.failed("the change could not be stored: \(commitError)"))
+        }
+        answer(call, result, encode)
+    }
+
+    static func route(_ reply: InvocationReply) -> [DBusValue] {
+        [.string(reply.id), .string(reply.target), .stringDictionary(reply.parameters)]
+    }
+}

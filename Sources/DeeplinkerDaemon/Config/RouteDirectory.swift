@@ -1,0 +1,101 @@
+import DeeplinkerCore
+import Foundation
+
+/// Finds and loads route files (`<app-id>.toml`, SPEC §5): the search path, first file found wins
+/// per app id, and per-app isolation — a broken file yields a `ConfigError` for that app only, and
+/// on reload that app keeps its previous config. The only part of routing that touches the disk.
+public enum RouteDirectory {
+    /// Route files larger than this are refused (a route file is a few KiB).
+    public static let maxFileBytes = 1 << 20
+
+    /// The result of reading every route file on a search path.
+    public struct LoadResult: Sendable {
+        /// Files that parsed, by app id.
+        public var configs: [String: AppConfig] = [:]
+        /// The winning file of every app id found, parsed or not.
+        public var files: [String: String] = [:]
+        /// App ids whose winning file is broken.
+        public var failedAppIDs: Set<String> = []
+        /// Every problem, in search-path and file-name order.
+        public var errors: [ConfigError] = []
+
+        public init() {}
+    }
+
+    /// The search path (see `RouteSearchPath`): `--config-dir` alone, else the XDG directories.
+    public static func searchPath(configDir: String?, environment: [String: String]) -> [String] {
+        RouteSearchPath.directories(configDir: configDir, environment: environment)
+    }
+
+    /// `<app-id>.toml` files per app id, the first directory holding one winning. Missing
+    /// directories are skipped; hidden files and other extensions are ignored; file names that are
+    /// not valid app ids are reported.
+    public static func discover(in directories: [String]) -> (files: [String: String], errors: [ConfigError]) {
+        var files: [String: String] = [:]
+        var errors: [ConfigError] = []
+        for directory in directories {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for name in names.sorted() where name.hasSuffix(".toml") && !name.hasPrefix(".") {
+                let appID = String(name.dropLast(5))
+                let path = join(directory, name)
+                guard AppID.isValid(appID) else {
+                    errors.append(ConfigError(file: path, line: 1, column: 1, message: "file name \"\(name)\" is not <app-id>.toml with a valid app id (e.g. com.example.App.toml)"))
+                    continue
+                }
+                if files[appID] == nil { files[appID] = path }
+            }
+        }
+        return (files, errors)
+    }
+
+    /// Reads and parses one route file.
+    public static func loadFile(_ path: String, appID: String) -> Result<AppConfig, ConfigError> {
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do {
+            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= maxFileBytes else {
+                return .failure(ConfigError(file: path, line: 1, column: 1, message: "the file is larger than \(maxFileBytes) bytes"))
+            }
+            data = try Data(contentsOf: url)
+        } catch {
+            return .failure(ConfigError(file: path, line: 1, column: 1, message: "cannot read the file: \(error.localizedDescription)"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(ConfigError(file: path, line: 1, column: 1, message: "the file is not valid UTF-8"))
+        }
+        return Result { () throws(ConfigError) -> AppConfig in try RouteFileParser.parse(text, appID: appID, file: path) }
+    }
+
+    /// Discovers and loads every route file on the search path.
+    public static func load(directories: [String]) -> LoadResult {
+        var result = LoadResult()
+        let (files, discoveryErrors) = discover(in: directories)
+        result.files = files
+        result.errors = discoveryErrors
+        for appID in files.keys.sorted() {
+            switch loadFile(files[appID]!, appID: appID) {
+            case .success(let config): result.configs[appID] = config
+            case .failure(let error):
+                result.failedAppIDs.insert(appID)
+                result.errors.append(error)
+            }
+        }
+        return result
+    }
+
+    /// The registry after a (re)load: apps that parsed take their new config, apps whose file is
+    /// broken keep their previous config (if they had one), apps whose file is gone are dropped.
+    /// Returns the errors to report (`Reload` replies with them).
+    public static func merge(_ result: LoadResult, over previous: AppRegistry) -> (registry: AppRegistry, errors: [ConfigError]) {
+        var configs = Array(result.configs.values)
+        for appID in result.failedAppIDs {
+            if let old = previous.apps[appID] { configs.append(old) }
+        }
+        return (AppRegistry(configs), result.errors)
+    }
+
+    private static func join(_ directory: String, _ child: String) -> String {
+        RouteSearchPath.join(directory, child)
+    }
+}

@@ -1,0 +1,75 @@
+import DeeplinkerCore
+import Foundation
+
+extension DaemonCore {
+    /// One invocation of any source: routes it and records it (or its refusal). Synchronous on the
+    /// actor so events keep their bus order; the caller replies once the returned commit is durable.
+    ///
+    /// - Parameters:
+    ///   - kind: the invocation kind used for de-duplication (`url`, `notification`, ...).
+    ///   - input: the raw input, the de-duplication key together with `kind`.
+    ///   - source: the source recorded for a refusal.
+    ///   - resolve: the routing step, run against the current registry and published shortcuts.
+    func invoke(
+        appID: String, kind: String, input: String, source: Source, platformData: [String: String],
+        launchKind: String? = nil,
+        resolve: (AppRegistry, Set<String>?) throws(DeeplinkerError) -> Resolution
+    ) -> (Result<InvocationReply, DeeplinkerError>, PendingCommit) {
+        let id = UUID().uuidString.lowercased()
+        let resolution: Resolution
+        do {
+            resolution = try resolve(registry, publishedShortcuts(appID))
+        } catch {
+            return (.failure(error), recordRejection(id: id, appID: appID, source: source, error: error, platformData: platformData, launchKind: launchKind))
+        }
+        do throws(DeeplinkerError) {
+            switch resolution {
+            case .route(let resolved):
+                return try admit(id: id, resolved: resolved, kind: kind, input: input, platformData: platformData, launchKind: launchKind)
+            case .restore:
+                if let route = engine.restoreRoute(appID: appID) {
+                    let resolved = ResolvedRoute(appID: appID, route: Route(target: route.target, parameters: route.parameters, source: .restore))
+                    return try admit(id: id, resolved: resolved, kind: kind, input: input, platformData: platformData, launchKind: launchKind)
+                }
+                fallthrough
+            case .nothing:
+                let commit = apply(try engine.ensureRunning(appID: appID))
+                var reply = InvocationReply.empty
+                reply.kind = launchKind
+                return (.success(reply), commit)
+            }
+        } catch {
+            return (.failure(error), apply([]))
+        }
+    }
+
+    private func admit(
+        id: String, resolved: ResolvedRoute, kind: String, input: String, platformData: [String: String], launchKind: String?
+    ) throws(DeeplinkerError) -> (Result<InvocationReply, DeeplinkerError>, PendingCommit) {
+        let key = resolved.notificationID.map { "notification-id\u{1F}" + $0 } ?? kind + "\u{1F}" + input
+        var data = platformData
+        if let url = resolved.url, resolved.route.source == .url || resolved.route.source == .universalLink {
+            data["deeplinker.url"] = url
+        }
+        let request = InvocationRequest(
+            id: id, appID: resolved.appID, route: resolved.route, dedupeKey: key, platformData: data, launchKind: launchKind)
+        let admission = try engine.receive(request)
+        let commit = apply(admission.effects)
+        let invocation = admission.invocation
+        let reply = InvocationReply(
+            id: invocation.id, target: invocation.route?.target ?? "", parameters: invocation.route?.parameters ?? [:],
+            kind: admission.isDuplicate ? (invocation.launchKind ?? launchKind) : launchKind)
+        return (.success(reply), commit)
+    }
+
+    /// Records a refused invocation for a configured app (status `rejected`); unknown apps leave no trace.
+    private func recordRejection(
+        id: String, appID: String, source: Source, error: DeeplinkerError, platformData: [String: String], launchKind: String?
+    ) -> PendingCommit {
+        guard !appID.isEmpty, registry.appIDs.contains(appID),
+            let (_, effects) = try? engine.reject(
+                id: id, appID: appID, source: source, error: error, platformData: platformData, launchKind: launchKind)
+        else { return apply([]) }
+        return apply(effects)
+    }
+}

@@ -1,0 +1,16 @@
+import DeeplinkerCore
+
+extension DaemonCore {
+    /// Re-reads the route files. A broken file keeps that app's previous routes; its error is returned.
+    func reload() throws(DeeplinkerError) {
+        let directories = RouteDirectory.searchPath(configDir: configuration.configDirectory, environment: configuration.environment)
+        let result = RouteDirectory.load(directories: directories)
+        let (merged, errors) = RouteDirectory.merge(result, over: registry)
+        install(merged)
+        logger.info("loaded route files for \(merged.appIDs.count) apps from \(directories.joined(separator: ":"))")
+        guard errors.isEmpty else {
+            for error in errors { logger.error("\(error.description)") }
+            throw .invalidConfig(errors.map(\.description).joined(separator: "; "))
+        }
+    }
+}

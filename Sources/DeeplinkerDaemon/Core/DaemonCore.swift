@@ -1,0 +1,70 @@
+import DBusKit
+import DeeplinkerCore
+import Foundation
+import Logging
+
+/// The daemon's state and rules in one actor: the route registry, the pending-deeplink engine and
+/// the store. Every bus event and method goes through it, so the engine sees one event at a time
+/// and the store receives writes in the engine's order.
+actor DaemonCore {
+    let connection: DBusConnection
+    let store: any InvocationStore
+    let logger: Logger
+    let configuration: DaemonConfiguration
+    var registry: AppRegistry
+    var engine: DeeplinkEngine
+    /// App object paths → app ids, for lifecycle signals.
+    var appsByPath: [String: String] = [:]
+    /// Shortcut types each app published with `SetShortcuts` (absent: never published, all available).
+    var published: [String: [String]] = [:]
+    /// Ordered side effects that wait for their commit (signals, deliveries, launches).
+    let sideEffects: SideEffectQueue
+
+    init(
+        connection: DBusConnection, store: any InvocationStore, registry: AppRegistry, engine: DeeplinkEngine,
+        configuration: DaemonConfiguration, logger: Logger
+    ) {
+        self.connection = connection
+        self.store = store
+        self.registry = registry
+        self.engine = engine
+        self.configuration = configuration
+        self.logger = logger
+        self.sideEffects = SideEffectQueue()
+        self.appsByPath = Self.paths(for: registry)
+    }
+
+    static func paths(for registry: AppRegistry) -> [String: String] {
+        var out: [String: String] = [:]
+        for id in registry.appIDs { out[AppObjectPath.path(for: id)] = id }
+        return out
+    }
+
+    /// Installs a new registry (start-up and reload) and the policies derived from it.
+    func install(_ registry: AppRegistry) {
+        self.registry = registry
+        appsByPath = Self.paths(for: registry)
+        var policies: [String: AppPolicy] = [:]
+        for id in registry.appIDs {
+            if let config = try? registry.config(id) { policies[id] = config.policy }
+        }
+        engine.setPolicies(policies)
+    }
+
+    /// Stores the changes the effects carry, in order, and queues the rest to run after the commit.
+    /// Returns the commit so a method can reply once it is durable.
+    @discardableResult
+    func apply(_ effects: [EngineEffect]) -> PendingCommit {
+        let commit = store.enqueue(effects: effects)
+        if !effects.isEmpty { sideEffects.push(SideEffectQueue.Batch(commit: commit, effects: effects)) }
+        return commit
+    }
+
+    func publishedShortcuts(_ appID: String) -> Set<String>? {
+        published[appID].map(Set.init)
+    }
+
+    func config(_ appID: String) -> AppConfig? {
+        try? registry.config(appID)
+    }
+}

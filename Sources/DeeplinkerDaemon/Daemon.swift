@@ -1,0 +1,66 @@
+import DBusKit
+import DeeplinkerCore
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// The running daemon: owns `org.deeplinker.Deeplinker1` and runs the core until cancelled or shut
+/// down gracefully (SIGTERM/SIGINT through ServiceLifecycle); SIGHUP reloads the route files.
+public final class Daemon: Service, Sendable {
+    let connection: DBusConnection
+    let store: any InvocationStore
+    let core: DaemonCore
+    let events = EventQueue()
+    let logger: Logger
+    /// The daemon's unique name on the bus.
+    public var uniqueName: String { connection.uniqueName }
+
+    init(connection: DBusConnection, store: any InvocationStore, core: DaemonCore, logger: Logger) {
+        self.connection = connection
+        self.store = store
+        self.core = core
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.events.run(on: self.core) }
+            group.addTask {
+                await SideEffectRunner(core: self.core, connection: self.connection, logger: self.logger).run(self.core.sideEffects)
+            }
+            group.addTask { await self.sweep() }
+            group.addTask { await self.reloadOnHangup() }
+            // Returns on cancellation or graceful shutdown.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(86_400 * 365)) }
+            logger.info("shutting down")
+            events.finish()
+            core.sideEffects.finish()
+            group.cancelAll()
+        }
+        _ = try? await connection.releaseName(DeeplinkerAPI.busName)
+        connection.close()
+        try? await store.close()
+    }
+
+    /// Expires stale pending routes now and then, so `InvocationChanged` reports them.
+    private func sweep() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(30))
+            guard !Task.isCancelled else { return }
+            events.submit { core in core.expireStale() }
+        }
+    }
+
+    private func reloadOnHangup() async {
+        for await _ in await UnixSignalsSequence(trapping: .sighup) {
+            events.submit { core in
+                do throws(DeeplinkerError) {
+                    try core.reload()
+                } catch {
+                    core.logger.error("reload: \(error.message)")
+                }
+            }
+        }
+    }
+}

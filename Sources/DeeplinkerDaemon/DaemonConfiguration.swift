@@ -1,0 +1,35 @@
+import Foundation
+
+/// Everything `deeplinkerd`'s flags and environment decide (SPEC §9).
+public struct DaemonConfiguration: Sendable {
+    /// `--config-dir`: the only directory searched for route files when set.
+    public var configDirectory: String?
+    /// `--state-dir`: where the SQLite database lives.
+    public var stateDirectory: String
+    /// `--bus-address`: connect there instead of the session bus.
+    public var busAddress: String?
+    /// The environment used for the route-file search path (`XDG_CONFIG_HOME`, `XDG_DATA_DIRS`).
+    public var environment: [String: String]
+    /// How many history rows are kept.
+    public var historyLimit: Int
+
+    public init(
+        configDirectory: String? = nil, stateDirectory: String? = nil, busAddress: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment, historyLimit: Int = 10_000
+    ) {
+        self.configDirectory = configDirectory
+        self.stateDirectory = stateDirectory ?? Self.defaultStateDirectory(environment: environment)
+        self.busAddress = busAddress
+        self.environment = environment
+        self.historyLimit = historyLimit
+    }
+
+    /// `$XDG_STATE_HOME/deeplinker`, else `~/.local/state/deeplinker`.
+    public static func defaultStateDirectory(environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return state + "/deeplinker"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/state/deeplinker"
+    }
+}

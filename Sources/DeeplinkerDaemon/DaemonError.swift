@@ -1,0 +1,15 @@
+/// Why the daemon could not start.
+public enum DaemonError: Error, CustomStringConvertible {
+    case nameTaken(name: String, owner: String?)
+    case busUnavailable(String)
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .nameTaken(let name, let owner):
+            "the bus name \(name) is already owned\(owner.map { " by \($0)" } ?? "") — is another deeplinkerd running?"
+        case .busUnavailable(let why): "cannot connect to the bus: \(why)"
+        case .storage(let why): "cannot open the state database: \(why)"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import DeeplinkerCore
+import Foundation
+
+/// Runs an argv (no shell) with placeholders substituted; exit 0 acknowledges (`exec` delivery).
+enum CommandRunner {
+    static func run(_ command: [String], substituting values: [String: String], timeout: Duration) async -> DeliveryOutcome {
+        guard let executable = command.first else { return .refused("empty deliver-command") }
+        let arguments = command.dropFirst().map { argument in
+            values.reduce(argument) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+        process.standardInput = FileHandle.nullDevice
+        let status: Int32? = await withCheckedContinuation { continuation in
+            let finished = Finished(continuation)
+            process.terminationHandler = { finished.resume($0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                finished.resume(nil)
+                return
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                if process.isRunning {
+                    kill(process.processIdentifier, SIGKILL)
+                    finished.resume(-1)
+                }
+            }
+        }
+        switch status {
+        case nil: return .refused("cannot run \(executable)")
+        case 0: return .acknowledged
+        case -1: return .timedOut
+        case let code?: return .refused("\(executable) exited with status \(code)")
+        }
+    }
+
+    /// Resumes a continuation once, whichever of exit and time-out comes first.
+    private final class Finished: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Int32?, Never>?
+
+        init(_ continuation: CheckedContinuation<Int32?, Never>) { self.continuation = continuation }
+
+        func resume(_ value: Int32?) {
+            let c = lock.withLock { () -> CheckedContinuation<Int32?, Never>? in
+                defer { continuation = nil }
+                return continuation
+            }
+            c?.resume(returning: value)
+        }
+    }
+}

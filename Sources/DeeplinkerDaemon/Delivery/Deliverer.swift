@@ -1,0 +1,84 @@
+import DBusKit
+import DeeplinkerCore
+import Foundation
+
+/// Hands one route to an app by its delivery mode and reports the outcome (SPEC §3, Delivery).
+struct Deliverer: Sendable {
+    let connection: DBusConnection
+
+    func deliver(_ attempt: DeliveryAttempt) async -> DeliveryOutcome {
+        guard let route = attempt.invocation.route else { return .refused("no route") }
+        switch attempt.mode {
+        case .activateAction:
+            return await activateAction(attempt, route: route)
+        case .signal:
+            do {
+                try connection.emitSignal(
+                    path: DeeplinkerAPI.objectPath, interface: DeeplinkerAPI.interface, member: "Deliver",
+                    arguments: [
+                        .string(attempt.invocation.appID), .string(attempt.invocation.id), .string(route.source.rawValue),
+                        .string(route.target), .stringDictionary(route.parameters),
+                    ])
+                return .acknowledged
+            } catch {
+                return .refused(error.name)
+            }
+        case .exec(let command):
+            return await CommandRunner.run(command, substituting: placeholders(attempt, route: route), timeout: attempt.timeout)
+        }
+    }
+
+    /// `platform_data` of `ActivateAction`.
+    static func platformData(_ attempt: DeliveryAttempt) -> [String: DBusValue] {
+        let invocation = attempt.invocation
+        var data: [String: DBusValue] = [
+            "deeplinker.invocation-id": .string(invocation.id),
+            "deeplinker.source": .string(invocation.route?.source.rawValue ?? invocation.source.rawValue),
+            "deeplinker.received-at": .int64(invocation.receivedAt),
+        ]
+        if attempt.redelivery { data["deeplinker.redelivery"] = .boolean(true) }
+        for (key, value) in invocation.platformData {
+            switch key {
+            case "activation-token", "desktop-startup-id", "deeplinker.url", "deeplinker.action":
+                data[key] = .string(value)
+            default:
+                break
+            }
+        }
+        return data
+    }
+
+    private func activateAction(_ attempt: DeliveryAttempt, route: Route) async -> DeliveryOutcome {
+        guard let destination = attempt.destination else { return .noOwner }
+        do {
+            _ = try await connection.call(
+                destination: destination, path: AppObjectPath.path(for: attempt.invocation.appID),
+                interface: "org.freedesktop.Application", member: "ActivateAction",
+                arguments: [
+                    .string(route.target),
+                    .array(elementSignature: "v", [.variant(.stringDictionary(route.parameters))]),
+                    .variantDictionary(Self.platformData(attempt)),
+                ],
+                timeout: attempt.timeout, noAutoStart: true)
+            return .acknowledged
+        } catch {
+            // NoReply covers both a time-out and a peer that vanished: the outcome is unknown.
+            if error.name == DBusError.noReplyName { return .timedOut }
+            if error.name == DBusError.serviceUnknownName || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+                return .noOwner
+            }
+            return .refused(error.name)
+        }
+    }
+
+    private func placeholders(_ attempt: DeliveryAttempt, route: Route) -> [String: String] {
+        let json = (try? JSONSerialization.data(withJSONObject: route.parameters, options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return [
+            "{target}": route.target,
+            "{invocation-id}": attempt.invocation.id,
+            "{source}": route.source.rawValue,
+            "{parameters-json}": json,
+        ]
+    }
+}

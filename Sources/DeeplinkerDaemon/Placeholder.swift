@@ -1,3 +1,0 @@
-import DeeplinkerCore
-/// Placeholder; filled by the daemon wiring.
-public enum DeeplinkerDaemonPlaceholder {}
