@@ -31,6 +31,7 @@ public final class Daemon: Service, Sendable {
             }
             group.addTask { await self.sweep() }
             group.addTask { await self.reloadOnHangup() }
+            group.addTask { await self.keepWatchdogFed() }
             // Returns on cancellation or graceful shutdown.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(86_400 * 365)) }
             logger.info("shutting down")
@@ -49,6 +50,17 @@ public final class Daemon: Service, Sendable {
             try? await Task.sleep(for: .seconds(30))
             guard !Task.isCancelled else { return }
             events.submit { core in core.expireStale() }
+        }
+    }
+
+    /// Pings systemd's watchdog from the event queue, so a wedged core stops the pings.
+    private func keepWatchdogFed() async {
+        let notifier = SystemdNotifier(environment: core.configuration.environment)
+        notifier.notify("READY=1")
+        guard let interval = notifier.watchdogInterval else { return }
+        while !Task.isCancelled {
+            events.submit { _ in notifier.notify("WATCHDOG=1") }
+            try? await Task.sleep(for: interval)
         }
     }
 
