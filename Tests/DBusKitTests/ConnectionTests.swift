@@ -189,6 +189,46 @@ import Testing
         #expect(Set(results) == Set((0..<500).map { "\($0)" }))
     }
 
+    @Test("a handler may call out before replying, and plain threads may call too, without deadlock")
+    func nestedAndThreadCalls() async throws {
+        let fixture = try BusFixture()
+        let backend = try await fixture.serve(Self.echoObject(), name: "org.example.Backend")
+        defer { backend.close() }
+        let relay = try fixture.connect()
+        defer { relay.close() }
+        try relay.export(DBusObject(path: "/relay", interfaces: [
+            DBusInterface("org.example.Relay", methods: [
+                DBusMethod("Relay", in: [DBusArgument("value", "s")], out: [DBusArgument("value", "s")]) { call in
+                    // Runs on the relay's loop thread; the outgoing call must not block it.
+                    relay.startCall(
+                        try! DBusMessage.methodCall(destination: "org.example.Backend", path: "/org/example/Obj", interface: "org.example.Iface", member: "Later", arguments: call.arguments),
+                        timeout: .seconds(10)
+                    ) { result in
+                        switch result {
+                        case .success(let reply): call.reply((try? reply.arguments()) ?? [])
+                        case .failure(let error): call.fail(error)
+                        }
+                    }
+                }
+            ])
+        ]))
+        #expect(try await relay.requestName("org.example.Relay") == .primaryOwner)
+        let client = try fixture.connect()
+        defer { client.close() }
+        let reply = try await client.call(destination: "org.example.Relay", path: "/relay", interface: "org.example.Relay", member: "Relay", arguments: [.string("through")])
+        #expect(reply == [.string("through")])
+
+        let fromThread = Inbox<String>()
+        let thread = Thread {
+            client.startCall(
+                try! DBusMessage.methodCall(destination: "org.example.Backend", path: "/org/example/Obj", interface: "org.example.Iface", member: "Later", arguments: [.string("thread")]),
+                timeout: nil
+            ) { result in fromThread.put((try? result.get().arguments().first?.stringValue) ?? "failed") }
+        }
+        thread.start()
+        #expect(try await fromThread.next() == "thread")
+    }
+
     @Test("calls after close fail with Disconnected")
     func callAfterClose() async throws {
         let fixture = try BusFixture()
