@@ -32,9 +32,11 @@ public final class Daemon: Service, Sendable {
             group.addTask { await self.sweep() }
             group.addTask { await self.reloadOnHangup() }
             group.addTask { await self.keepWatchdogFed() }
+            let watcher = self.watchRouteFiles()
             // Returns on cancellation or graceful shutdown.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(86_400 * 365)) }
             logger.info("shutting down")
+            watcher.stop()
             events.finish()
             core.sideEffects.finish()
             group.cancelAll()
@@ -61,6 +63,22 @@ public final class Daemon: Service, Sendable {
         while !Task.isCancelled {
             events.submit { _ in notifier.notify("WATCHDOG=1") }
             try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Reloads when a route file in the search path changes.
+    private func watchRouteFiles() -> DirectoryWatcher {
+        let directories = RouteDirectory.searchPath(
+            configDir: core.configuration.configDirectory, environment: core.configuration.environment)
+        let events = self.events
+        return DirectoryWatcher(directories: directories) {
+            events.submit { core in
+                do throws(DeeplinkerError) {
+                    try core.reload()
+                } catch {
+                    core.logger.error("reload after a change: \(error.message)")
+                }
+            }
         }
     }
 

@@ -55,6 +55,42 @@ struct DeeplinkerdTests {
         #expect(stderr.contains("org.deeplinker.Deeplinker1 is already owned by \(first.uniqueName)"))
     }
 
+    @Test("SIGHUP re-reads the route files")
+    func hangupReloads() async throws {
+        // The route file is a symlink to a file elsewhere, so editing it makes no event in the
+        // watched directory: only the signal can explain the new route.
+        let root = try Self.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: root + "/apps", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/real", withIntermediateDirectories: true)
+        let body = "schemes = [\"notes\"]\n[targets]\nnote = { id = \"string\" }\nlist = {}\n[[routes]]\npath = \"/note/:id\"\ntarget = \"note\"\n"
+        try body.write(toFile: root + "/real/org.example.Notes.toml", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/apps/org.example.Notes.toml", withDestinationPath: root + "/real/org.example.Notes.toml")
+        let bus = try PrivateBus()
+        let daemon = try ChildProcess(
+            "deeplinkerd", arguments: ["--bus-address", bus.address, "--config-dir", root + "/apps", "--state-dir", root + "/state"],
+            environment: Self.environment())
+        defer { daemon.signal(SIGKILL) }
+        let client = try DBusConnection(address: bus.address)
+        defer { client.close() }
+        _ = try await waitForOwner(client, DeeplinkerAPI.busName)
+        func resolve(_ url: String) async throws -> [DBusValue] {
+            try await client.call(destination: DeeplinkerAPI.busName, path: DeeplinkerAPI.objectPath, interface: DeeplinkerAPI.interface, member: "ResolveURL", arguments: [.string("org.example.Notes"), .string(url)])
+        }
+        await #expect(throws: DBusError.self) { _ = try await resolve("notes://list") }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: root + "/real/org.example.Notes.toml"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("[[routes]]\npath = \"/list\"\ntarget = \"list\"\n".utf8))
+        try handle.close()
+        daemon.signal(SIGHUP)
+        let deadline = ContinuousClock.now + .seconds(10)
+        var target: DBusValue?
+        while ContinuousClock.now < deadline, target == nil {
+            target = try? await resolve("notes://list")[1]
+            await Task.yield()
+        }
+        #expect(target == .string("list"))
+    }
+
     @Test("--version and --help")
     func versionAndHelp() throws {
         let version = try ChildProcess("deeplinkerd", arguments: ["--version"], environment: Self.environment())
