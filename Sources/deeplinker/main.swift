@@ -1,1 +1,3 @@
-print("todo")
+import DeeplinkerCLI
+
+await DeeplinkerCommand.main(arguments: nil)

@@ -1,0 +1,139 @@
+import ArgumentParser
+import DeeplinkerClient
+import DeeplinkerCore
+
+/// `deeplinker route ID URL`: which route a URL takes. Through the daemon's `ResolveURL` when it
+/// runs; otherwise (or with `--offline`) from the route files, explaining every route's verdict.
+struct RouteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Explain how a URL routes for an app (dry run: nothing is stored).",
+        discussion: """
+            ID may be '' to find the app by the URL. Without --offline the running daemon
+            resolves the URL; when it is not running, the route files are read instead
+            (--config-dir DIR, else the search path) and every route's verdict is shown.
+
+            EXAMPLES:
+              deeplinker route com.bestrecipes.App bestrecipes://recipe/12
+              deeplinker route '' 'https://bestrecipes.com/recipe?id=12' --offline --config-dir Config/apps
+            """)
+
+    @Argument(help: "The app id ('' = found by the URL).") var appID: String
+    @Argument(help: "The URL.") var url: String
+    @Flag(name: .long, help: "Read the route files even if the daemon runs.") var offline = false
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        if !offline {
+            if await DaemonSession.isRunning(options) {
+                let resolved = try await DaemonSession.run(options) { try await $0.resolveURL(appID: appID, url: url) }
+                if options.json { return Output.json(ResolutionJSON(resolved)) }
+                Output.line("URL \(url)")
+                Output.line("app \(resolved.appID)")
+                Output.line("result: \(Output.route(resolved.target, resolved.parameters)) via \(resolved.routePattern) (resolved by the daemon)")
+                return
+            }
+            Output.error("the Deeplinker daemon is not running; explaining from the route files")
+        }
+        try explainOffline()
+    }
+
+    private func explainOffline() throws {
+        let (registry, errors, directories) = RouteFiles.registry(configDir: options.configDir)
+        if !appID.isEmpty, registry.apps[appID] == nil {
+            if let error = errors.first(where: { RouteFiles.appID(ofFile: $0.file) == appID }) {
+                throw CLIFailure(.configError, error.description, errorName: "org.deeplinker.Error.InvalidConfig")
+            }
+            throw CLIFailure(
+                .unknownApp, "UnknownApp: no route file \(appID).toml in \(directories.joined(separator: ", "))",
+                errorName: "org.deeplinker.Error.UnknownApp")
+        }
+        let explanation = registry.explainURL(appID: appID, url: url)
+        if options.json {
+            Output.json(ExplanationJSON(explanation))
+        } else {
+            for line in explanation.lines { Output.line(line) }
+        }
+        if case .failure(let error) = explanation.result {
+            throw ExitCode((ExitStatus.forDeeplinkerError(named: error.name) ?? .failure).rawValue)
+        }
+    }
+}
+
+/// `route --json` when the daemon resolved the URL.
+struct ResolutionJSON: Codable {
+    var source = "daemon"
+    var appID: String
+    var target: String
+    var parameters: [String: String]
+    var routePattern: String
+
+    enum CodingKeys: String, CodingKey {
+        case source, target, parameters
+        case appID = "app_id"
+        case routePattern = "route_pattern"
+    }
+
+    init(_ r: ResolvedURL) {
+        appID = r.appID
+        target = r.target
+        parameters = r.parameters
+        routePattern = r.routePattern
+    }
+}
+
+/// `route --json` from the route files: every route's verdict and the outcome.
+struct ExplanationJSON: Codable {
+    struct Candidate: Codable {
+        var pattern: String
+        var target: String?
+        var priority: Int
+        var exclude: Bool
+        /// `selected`, `outranked` or `no-fit`.
+        var verdict: String
+        var reason: String?
+    }
+
+    var source = "route-files"
+    var appID: String
+    var url: String
+    var segments: [String]
+    var claimProblem: String?
+    var candidates: [Candidate]
+    var target: String?
+    var parameters: [String: String]?
+    var routePattern: String?
+    var error: String?
+    var message: String?
+
+    enum CodingKeys: String, CodingKey {
+        case source, url, segments, candidates, target, parameters, error, message
+        case appID = "app_id"
+        case claimProblem = "claim_problem"
+        case routePattern = "route_pattern"
+    }
+
+    init(_ e: RouteExplanation) {
+        appID = e.appID
+        url = e.url
+        segments = e.segments
+        claimProblem = e.claimProblem
+        candidates = e.candidates.map { c in
+            let (verdict, reason): (String, String?) = switch c.verdict {
+            case .selected: ("selected", nil)
+            case .outranked(let by): ("outranked", "'\(by)' comes first")
+            case .noFit(let why): ("no-fit", why)
+            }
+            return Candidate(pattern: c.pattern, target: c.target, priority: c.priority, exclude: c.exclude, verdict: verdict, reason: reason)
+        }
+        switch e.result {
+        case .success(let r):
+            target = r.route.target
+            parameters = r.route.parameters
+            routePattern = r.routePattern
+        case .failure(let err):
+            error = DeeplinkerNames.errorPrefix + err.name
+            message = err.message
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import DBusKit
+import DeeplinkerClient
+import DeeplinkerCore
+
+/// The `deeplinker` exit codes, one per kind of failure, so scripts can tell them apart.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// Success.
+    case ok = 0
+    /// A local failure not covered below (a file that cannot be written, `xdg-mime` failing).
+    case failure = 1
+    /// Bad command-line usage (unknown verb or option, missing argument).
+    case usage = 2
+    /// The daemon is not running (nobody owns `org.deeplinker.Deeplinker1`), or there is no bus.
+    case daemonNotRunning = 3
+    /// `UnknownApp`, `NoApp`, `AmbiguousApp`.
+    case unknownApp = 4
+    /// `NoRoute`, `UnknownShortcut`, `ShortcutUnavailable`.
+    case noRoute = 5
+    /// `InvalidURL`, `InvalidPayload`, `InvalidParameter`, `TooLarge`, `Unsupported`.
+    case invalidInput = 6
+    /// `AccessDenied`.
+    case accessDenied = 7
+    /// `InvalidConfig`, and route files that `check` finds broken.
+    case configError = 8
+    /// Any other D-Bus error (a time-out, an unexpected reply).
+    case dbusError = 9
+
+    /// The status for a Deeplinker error name (`NoRoute`), nil for names outside §4.
+    public static func forDeeplinkerError(named name: String) -> ExitStatus? {
+        switch name {
+        case "UnknownApp", "NoApp", "AmbiguousApp": .unknownApp
+        case "NoRoute", "UnknownShortcut", "ShortcutUnavailable": .noRoute
+        case "InvalidURL", "InvalidPayload", "InvalidParameter", "TooLarge", "Unsupported": .invalidInput
+        case "AccessDenied": .accessDenied
+        case "InvalidConfig": .configError
+        default: nil
+        }
+    }
+
+    /// The status for an error a daemon call threw.
+    public static func forDBusError(_ error: DBusError) -> ExitStatus {
+        if error.isDaemonNotRunning { return .daemonNotRunning }
+        if let name = error.deeplinkerErrorName, let status = forDeeplinkerError(named: name) { return status }
+        return .dbusError
+    }
+
+    /// One line per status, for `--help` and the docs.
+    public static let table = """
+        EXIT CODES:
+          0  success
+          1  local failure (a file could not be written, xdg-mime failed)
+          2  usage error
+          3  daemon not running (or no session bus)
+          4  unknown app, no app for the URL, or several apps claim it
+          5  no route (also unknown or unpublished shortcut)
+          6  invalid input (URL, payload, parameter, too large, unsupported)
+          7  access denied
+          8  configuration error (route files)
+          9  other D-Bus error
+        """
+}

@@ -1,0 +1,17 @@
+import DBusKit
+
+extension DBusError {
+    /// The short Deeplinker error name (`NoRoute` for `org.deeplinker.Error.NoRoute`), else nil.
+    public var deeplinkerErrorName: String? {
+        name.hasPrefix(DeeplinkerNames.errorPrefix) ? String(name.dropFirst(DeeplinkerNames.errorPrefix.count)) : nil
+    }
+
+    /// Whether the error means that nobody serves `org.deeplinker.Deeplinker1` (and the bus could
+    /// not start it), or that there is no bus to reach it on.
+    public var isDaemonNotRunning: Bool {
+        name == DBusError.serviceUnknownName || name == DBusError.nameHasNoOwnerName
+            || name == "org.freedesktop.DBus.Error.FileNotFound" || name == "org.freedesktop.DBus.Error.NoServer"
+            || name == "org.freedesktop.DBus.Error.Disconnected" || name == "org.freedesktop.DBus.Error.BadAddress"
+            || name == "org.freedesktop.DBus.Error.NotSupported"
+    }
+}

@@ -1,0 +1,20 @@
+/// The fixed names of the Deeplinker D-Bus contract (SPEC §1 and §3), in one place.
+public enum DeeplinkerNames {
+    /// The daemon's well-known bus name.
+    public static let busName = "org.deeplinker.Deeplinker1"
+    /// The daemon's object path.
+    public static let objectPath = "/org/deeplinker/Deeplinker1"
+    /// The daemon's interface.
+    public static let interface = "org.deeplinker.Deeplinker1"
+    /// The interface apps emit their lifecycle signals on.
+    public static let lifecycleInterface = "org.deeplinker.Lifecycle1"
+    /// The interface routes are delivered through (GApplication's).
+    public static let applicationInterface = "org.freedesktop.Application"
+    /// Prefix of every error the daemon answers with.
+    public static let errorPrefix = "org.deeplinker.Error."
+
+    /// The object path of an app: `/` + the id with `.` → `/` and `-` → `_` (`/com/bestrecipes/App`).
+    public static func objectPath(forAppID appID: String) -> String {
+        "/" + String(appID.map { $0 == "." ? "/" : $0 == "-" ? "_" : $0 })
+    }
+}

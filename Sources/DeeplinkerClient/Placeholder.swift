@@ -1,2 +1,0 @@
-/// Placeholder; filled by the client library issue.
-public enum DeeplinkerClientPlaceholder {}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Command line of `deeplinker-bench`: a subcommand (`bus`, `engine`, `routing`, `all`) and flags
+/// that set the counts. `--scale F` multiplies every count (e.g. 0.1 for a quick smoke run).
+struct BenchOptions: Sendable {
+    /// Which part to run.
+    enum Command: String, Sendable { case bus, engine, routing, all }
+
+    var command: Command = .all
+    /// `--markdown FILE`: also write the table there.
+    var markdownPath: String?
+    /// `--warmup N`: unmeasured calls before each latency series.
+    var warmup = 2_000
+    /// `--ping-calls N`: sequential Ping round trips.
+    var pingCalls = 20_000
+    /// `--pipelined-calls N`: Ping calls for the 64-in-flight throughput.
+    var pipelinedCalls = 60_000
+    /// `--openurl-calls N`: sequential OpenURL round trips (app not running).
+    var openURLCalls = 5_000
+    /// `--delivery-calls N`: sequential OpenURL → ActivateAction deliveries (app active).
+    var deliveryCalls = 3_000
+    /// `--calls-1 N`, `--calls-8 N`, `--calls-64 N`: OpenURL calls per concurrency level.
+    var throughputCalls: [Int: Int] = [1: 3_000, 8: 12_000, 64: 30_000]
+    /// `--rss-invocations N`: invocations before reading the resident set.
+    var rssInvocations = 100_000
+    /// `--route-file PATH`: the route file to copy (default: Config/apps/com.bestrecipes.App.toml).
+    var routeFile: String?
+    /// `--deeplinkerd PATH|none`: a `deeplinkerd` binary to measure out of process (default: the
+    /// one next to this executable, if built).
+    var deeplinkerd: String?
+    var skipExternal = false
+    /// `--state-root DIR`: where the temporary state directory (the SQLite file) is made; default
+    /// the system temporary directory. `/dev/shm` shows the engine's cost without the disk.
+    var stateRoot: String?
+
+    static let usage = """
+        usage: deeplinker-bench [bus|engine|routing|all] [--markdown FILE] [--scale F] [--warmup N]
+                                [--ping-calls N] [--pipelined-calls N] [--openurl-calls N] [--delivery-calls N]
+                                [--calls-1 N] [--calls-8 N] [--calls-64 N] [--rss-invocations N]
+                                [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR]
+          bus      Peer.Ping round trip and 64-in-flight throughput against the daemon (the baseline)
+          engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS
+          routing  the route-matching benchmark
+          all      engine, then routing (default)
+        """
+
+    /// Parses `arguments` (without the program name); nil after printing usage or an error.
+    static func parse(_ arguments: [String]) -> BenchOptions? {
+        var options = BenchOptions()
+        var scale = 1.0
+        var rest = arguments[...]
+        if let first = rest.first, !first.hasPrefix("-") {
+            guard let command = Command(rawValue: first) else {
+                FileHandle.standardError.write(Data("unknown subcommand '\(first)'\n\(usage)\n".utf8))
+                return nil
+            }
+            options.command = command
+            rest = rest.dropFirst()
+        }
+        while let flag = rest.popFirst() {
+            if flag == "--help" || flag == "-h" {
+                print(usage)
+                return nil
+            }
+            guard let value = rest.popFirst() else {
+                FileHandle.standardError.write(Data("\(flag) needs a value\n\(usage)\n".utf8))
+                return nil
+            }
+            let number = Int(value.replacingOccurrences(of: "_", with: ""))
+            switch (flag, number) {
+            case ("--markdown", _): options.markdownPath = value
+            case ("--route-file", _): options.routeFile = value
+            case ("--state-root", _): options.stateRoot = value
+            case ("--deeplinkerd", _):
+                if value == "none" { options.skipExternal = true } else { options.deeplinkerd = value }
+            case ("--scale", _):
+                guard let f = Double(value), f > 0 else { return invalid(flag, value) }
+                scale = f
+            case ("--warmup", let n?) where n >= 0: options.warmup = n
+            case ("--ping-calls", let n?) where n > 0: options.pingCalls = n
+            case ("--pipelined-calls", let n?) where n > 0: options.pipelinedCalls = n
+            case ("--openurl-calls", let n?) where n > 0: options.openURLCalls = n
+            case ("--delivery-calls", let n?) where n > 0: options.deliveryCalls = n
+            case ("--calls-1", let n?) where n > 0: options.throughputCalls[1] = n
+            case ("--calls-8", let n?) where n > 0: options.throughputCalls[8] = n
+            case ("--calls-64", let n?) where n > 0: options.throughputCalls[64] = n
+            case ("--rss-invocations", let n?) where n >= 0: options.rssInvocations = n
+            default: return invalid(flag, value)
+            }
+        }
+        if scale != 1 { options.scale(by: scale) }
+        return options
+    }
+
+    private static func invalid(_ flag: String, _ value: String) -> BenchOptions? {
+        FileHandle.standardError.write(Data("invalid \(flag) \(value)\n\(usage)\n".utf8))
+        return nil
+    }
+
+    private mutating func scale(by factor: Double) {
+        func s(_ n: Int) -> Int { max(1, Int((Double(n) * factor).rounded())) }
+        warmup = s(warmup)
+        pingCalls = s(pingCalls)
+        pipelinedCalls = s(pipelinedCalls)
+        openURLCalls = s(openURLCalls)
+        deliveryCalls = s(deliveryCalls)
+        throughputCalls = throughputCalls.mapValues(s)
+        rssInvocations = s(rssInvocations)
+    }
+}

@@ -1,0 +1,81 @@
+import DBusKit
+import Foundation
+
+/// Runs the chosen subcommand and prints (and optionally writes) the table.
+enum BenchRunner {
+    static func run(_ options: BenchOptions) async -> Int32 {
+        if options.command == .routing {
+            RoutingBenchmark.run()
+            return 0
+        }
+        guard let routeFile = BenchRouteFile.locate(options.routeFile) else {
+            FileHandle.standardError.write(Data("deeplinker-bench: cannot find Config/apps/\(BenchRouteFile.fileName); run from the package root or pass --route-file\n".utf8))
+            return 1
+        }
+        let table = ResultTable()
+        print("deeplinker-bench \(options.command.rawValue): private dbus-daemon, deeplinkerd in-process (buildDaemon, SQLite synchronous=FULL), DBusKit client")
+        let started = ContinuousClock.now
+        let loadAtStart = loadAverage()
+        var status: Int32 = 0
+        do {
+            let env = try await BenchEnvironment.start(routeFile: routeFile, stateRoot: options.stateRoot)
+            do {
+                let baseline = try await BusBenchmark.run(
+                    client: env.client, destination: BenchEnvironment.daemonName, path: BenchEnvironment.daemonPath,
+                    options: options, table: table)
+                if options.command != .bus {
+                    try await EngineBenchmark.run(env, baseline: baseline, options: options, table: table)
+                }
+            } catch {
+                FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
+                status = 1
+            }
+            await env.stop()
+            if status == 0, options.command != .bus, !options.skipExternal,
+                let binary = ExternalDaemonBenchmark.locate(options.deeplinkerd)
+            {
+                try await ExternalDaemonBenchmark.run(binary: binary, routeFile: routeFile, stateRoot: options.stateRoot, options: options, table: table)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
+            status = 1
+        }
+        let seconds = Stats.seconds(started.duration(to: .now))
+        table.note(describeRun(options, seconds: seconds))
+        table.note("1-minute load average at start / end: \(loadAtStart) / \(loadAverage()) (other processes on the machine share its CPUs and disk)")
+        if !table.isEmpty {
+            print("")
+            print(table.plainText())
+            if let path = options.markdownPath {
+                do {
+                    try table.markdown(title: "deeplinker-bench \(options.command.rawValue)").write(
+                        toFile: path, atomically: true, encoding: .utf8)
+                    print("Markdown table written to \(path)")
+                } catch {
+                    FileHandle.standardError.write(Data("deeplinker-bench: cannot write \(path): \(error)\n".utf8))
+                    status = 1
+                }
+            }
+        }
+        if options.command == .all {
+            print("")
+            RoutingBenchmark.run()
+        }
+        return status
+    }
+
+    /// The 1-minute load average from `/proc/loadavg`.
+    private static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+        return text.split(separator: " ").first.map(String.init) ?? "?"
+    }
+
+    private static func describeRun(_ options: BenchOptions, seconds: Double) -> String {
+        let cpus = ProcessInfo.processInfo.activeProcessorCount
+        let counts = "Ping \(Format.grouped(options.pingCalls)) sequential + \(Format.grouped(options.pipelinedCalls)) pipelined, "
+            + "OpenURL \(Format.grouped(options.openURLCalls)), deliveries \(Format.grouped(options.deliveryCalls)), "
+            + "throughput calls 1/8/64: \([1, 8, 64].map { Format.grouped(options.throughputCalls[$0] ?? 0) }.joined(separator: "/")), "
+            + "warm-up \(Format.grouped(options.warmup))"
+        return String(format: "%d CPUs, %.0f s; counts: %@; latency ratios: p50 against Ping p50, p99 against Ping p99; throughput against Ping with 64 in flight, all measured in this run", cpus, seconds, counts)
+    }
+}
