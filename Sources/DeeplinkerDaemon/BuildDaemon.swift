@@ -44,6 +44,19 @@ private func assemble(_ configuration: DaemonConfiguration, connection: DBusConn
     let core = DaemonCore(
         connection: connection, store: store, registry: registry, engine: engine, configuration: configuration, logger: logger)
     let daemon = Daemon(connection: connection, store: store, core: core, logger: logger)
+    do {
+        return try await start(daemon, registry: registry, store: store, connection: connection, logger: logger)
+    } catch {
+        daemon.watcher.stop()
+        try? await store.close()
+        throw error
+    }
+}
+
+/// Subscribes, recovers the engine from the store, exports the API and takes the name.
+private func start(
+    _ daemon: Daemon, registry: AppRegistry, store: SQLiteInvocationStore, connection: DBusConnection, logger: Logger
+) async throws -> Daemon {
 
     // Subscribe before reading owners, so no change falls between the two.
     let events = daemon.events

@@ -13,6 +13,8 @@ public final class Daemon: Service, Sendable {
     let core: DaemonCore
     let events = EventQueue()
     let logger: Logger
+    /// Reloads when a route file changes; armed before the name is taken, so no change is missed.
+    let watcher: DirectoryWatcher
     /// The daemon's unique name on the bus.
     public var uniqueName: String { connection.uniqueName }
 
@@ -21,6 +23,7 @@ public final class Daemon: Service, Sendable {
         self.store = store
         self.core = core
         self.logger = logger
+        self.watcher = Self.watchRouteFiles(core.configuration, events: events, logger: logger)
     }
 
     public func run() async throws {
@@ -32,7 +35,6 @@ public final class Daemon: Service, Sendable {
             group.addTask { await self.sweep() }
             group.addTask { await self.reloadOnHangup() }
             group.addTask { await self.keepWatchdogFed() }
-            let watcher = self.watchRouteFiles()
             // Returns on cancellation or graceful shutdown.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(86_400 * 365)) }
             logger.info("shutting down")
@@ -67,11 +69,10 @@ public final class Daemon: Service, Sendable {
     }
 
     /// Reloads when a route file in the search path changes.
-    private func watchRouteFiles() -> DirectoryWatcher {
+    private static func watchRouteFiles(_ configuration: DaemonConfiguration, events: EventQueue, logger: Logger) -> DirectoryWatcher {
         let directories = RouteDirectory.searchPath(
-            configDir: core.configuration.configDirectory, environment: core.configuration.environment)
-        let events = self.events
-        return DirectoryWatcher(directories: directories) {
+            configDir: configuration.configDirectory, environment: configuration.environment)
+        return DirectoryWatcher(directories: directories, onFailure: { logger.warning("\($0)") }) {
             events.submit { core in
                 do throws(DeeplinkerError) {
                     try core.reload()

@@ -33,7 +33,9 @@ extension Daemon {
             return { call, s, core in
                 let (app, url) = (s[0], s[1])
                 let source: Source = url.lowercased().hasPrefix("https:") ? .universalLink : .url
-                let (result, commit) = core.invoke(appID: app, kind: "url", input: url, source: source, platformData: [:]) {
+                // With no app id, a refusal is recorded for the app that claims the URL, if exactly one does.
+                let claimant = app.isEmpty ? (try? ValidatedURL(url)).flatMap { try? core.registry.app(for: $0) } : nil
+                let (result, commit) = core.invoke(appID: app, kind: "url", input: url, source: source, platformData: [:], recordAs: claimant) {
                     (registry, _) throws(DeeplinkerError) in .route(try registry.resolveURL(appID: app, url: url))
                 }
                 MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)

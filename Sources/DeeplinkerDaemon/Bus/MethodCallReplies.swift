@@ -7,15 +7,10 @@ enum MethodCallReplies {
         _ call: DBusMethodCall, _ result: Result<T, DeeplinkerError>, after commit: PendingCommit,
         _ encode: @escaping @Sendable (T) -> [DBusValue]
     ) {
-        if commit.isResolved {
-            return send(call, result, commitError: nil, encode)
-        }
-        Task {
-            do {
-                try await commit.wait()
-                send(call, result, commitError: nil, encode)
-            } catch {
-                send(call, result, commitError: error, encode)
+        commit.whenResolved { outcome in
+            switch outcome {
+            case .success: send(call, result, commitError: nil, encode)
+            case .failure(let error): send(call, result, commitError: error, encode)
             }
         }
     }

@@ -11,16 +11,22 @@ final class DirectoryWatcher: @unchecked Sendable {  // `source` is set once in 
         var scheduled = false
     }
 
-    init(directories: [String], delay: Duration = .milliseconds(200), onChange: @escaping @Sendable () -> Void) {
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+    init(
+        directories: [String], delay: Duration = .milliseconds(200), onFailure: (String) -> Void,
+        onChange: @escaping @Sendable () -> Void
+    ) {
+        let fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else {
+            onFailure("inotify is unavailable (\(String(cString: strerror(errno)))); route files reload on SIGHUP and Reload only")
             source = nil
             return
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_MODIFY)
         var watching = 0
         for directory in directories where inotify_add_watch(fd, directory, mask) >= 0 { watching += 1 }
         guard watching > 0 else {
+            if !directories.isEmpty { onFailure("none of \(directories.joined(separator: ":")) can be watched; reload with SIGHUP or Reload") }
             close(fd)
             source = nil
             return

@@ -10,9 +10,10 @@ extension DaemonCore {
     ///   - input: the raw input, the de-duplication key together with `kind`.
     ///   - source: the source recorded for a refusal.
     ///   - resolve: the routing step, run against the current registry and published shortcuts.
+    ///   - recordAs: the app a refusal is recorded for when `appID` is empty (found from the URL).
     func invoke(
         appID: String, kind: String, input: String, source: Source, platformData: [String: String],
-        launchKind: String? = nil,
+        launchKind: String? = nil, recordAs: String? = nil,
         resolve: (AppRegistry, Set<String>?) throws(DeeplinkerError) -> Resolution
     ) -> (Result<InvocationReply, DeeplinkerError>, PendingCommit) {
         let id = UUID().uuidString.lowercased()
@@ -20,7 +21,7 @@ extension DaemonCore {
         do {
             resolution = try resolve(registry, publishedShortcuts(appID))
         } catch {
-            return (.failure(error), recordRejection(id: id, appID: appID, source: source, error: error, platformData: platformData, launchKind: launchKind))
+            return (.failure(error), recordRejection(id: id, appID: appID.isEmpty ? (recordAs ?? "") : appID, source: source, error: error, platformData: platformData, launchKind: launchKind))
         }
         do throws(DeeplinkerError) {
             switch resolution {

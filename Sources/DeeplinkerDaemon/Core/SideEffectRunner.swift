@@ -32,6 +32,9 @@ struct SideEffectRunner: Sendable {
                     Task {
                         let outcome = await deliverer.deliver(attempt)
                         logger.debug("delivery of \(attempt.invocation.id) attempt \(attempt.attempt): \(outcome)")
+                        // Our own connection closed under the call (shutdown): the outcome is unknown,
+                        // not a refusal. Leave it `delivering` so the next start redelivers it, flagged.
+                        if outcome != .acknowledged && connection.isClosed { return }
                         await core.deliveryFinished(
                             outcome, appID: attempt.invocation.appID, invocationID: attempt.invocation.id, attempt: attempt.attempt)
                     }

@@ -10,11 +10,11 @@ extension RouteFileParser {
             guard TargetSchema.isValidName(name) else {
                 throw fail(targetPath, "invalid target name \"\(name)\" (use letters, digits, '-' and '.')", atKey: true)
             }
-            let schemaTable = try table(t[name]!, at: targetPath)
+            let schemaTable = try table(try member(t, name, at: path), at: targetPath)
             var schema = TargetSchema(name: name)
             for param in orderedKeys(schemaTable, at: targetPath) {
                 let paramPath = targetPath.appending(param)
-                let paramValue = schemaTable[param]!
+                let paramValue = try member(schemaTable, param, at: targetPath)
                 if paramValue.type == .table {
                     throw fail(paramPath, "parameter \"\(param)\" of target \"\(name)\" must be a type such as \"int?\"; to name a target with a dot, quote it: \"\(name).\(param)\" = { ... }", atKey: true)
                 }

@@ -27,7 +27,7 @@ extension RouteFileParser {
                     guard schema.parameters[name] != nil else {
                         throw fail(fromPath.appending(name), "parameter \"\(name)\" is not declared by target \"\(schema.name)\"", atKey: true)
                     }
-                    rule.paramsFrom[name] = try dottedPath(fromTable[name]!, at: fromPath.appending(name))
+                    rule.paramsFrom[name] = try dottedPath(try member(fromTable, name, at: fromPath), at: fromPath.appending(name))
                 }
             }
             rule.params = try fixedParams(r["params"], at: rulePath.appending("params"), target: schema)

@@ -94,6 +94,15 @@ extension RouteFileParser {
         return text
     }
 
+    /// The value of a key listed by `table.keys`. TOMLKit cuts keys at an escaped NUL (`"a\u0000b"`),
+    /// so such a key cannot be looked up again: that is reported instead of trapping.
+    func member(_ table: TOMLTable, _ key: String, at path: TOMLKeyPath) throws(ConfigError) -> TOMLValueConvertible {
+        guard let value = table[key] else {
+            throw fail(path.appending(key), "keys must not contain a NUL character", atKey: true)
+        }
+        return value
+    }
+
     /// Keys of a table in the order they are written.
     func orderedKeys(_ table: TOMLTable, at path: TOMLKeyPath) -> [String] {
         guard let locator else { return table.keys }
@@ -133,7 +142,7 @@ extension RouteFileParser {
             guard let spec = target.parameters[key] else {
                 throw fail(keyPath, "parameter \"\(key)\" is not declared by target \"\(target.name)\"", atKey: true)
             }
-            let text = try scalarText(t[key]!, at: keyPath)
+            let text = try scalarText(try member(t, key, at: path), at: keyPath)
             guard let canonical = spec.type.canonicalize(text) else {
                 throw fail(keyPath, "\"\(text)\" is not a valid \(spec.type.rawValue) for parameter \"\(key)\"")
             }

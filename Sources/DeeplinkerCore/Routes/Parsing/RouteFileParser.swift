@@ -23,6 +23,9 @@ public struct RouteFileParser {
             let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             throw ConfigError(file: file, line: line, column: 1, message: "the file contains a NUL character")
         }
+        if let problem = TOMLSourceLocator.syntaxProblem(in: text) {
+            throw ConfigError(file: file, line: problem.location.line, column: problem.location.column, message: "TOML syntax error: \(problem.message)")
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)

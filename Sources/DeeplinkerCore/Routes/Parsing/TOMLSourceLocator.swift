@@ -5,12 +5,31 @@
 public struct TOMLSourceLocator: Sendable {
     private var keys: [TOMLKeyPath: TextLocation] = [:]
     private var values: [TOMLKeyPath: TextLocation] = [:]
+    /// Invalid TOML on which TOMLKit's toml++ aborts the process on an assertion instead of reporting
+    /// an error (found by fuzzing): a `[table]` header not starting with a key (`[{`, `[` at the end of
+    /// a line), or an array value starting with `}` (`a = [}`). The parser refuses such text before
+    /// handing it over.
+    public struct SyntaxProblem: Sendable, Hashable {
+        public var location: TextLocation
+        public var message: String
+    }
+
+    /// The first `SyntaxProblem` (scanning stops there).
+    public private(set) var syntaxProblem: SyntaxProblem?
 
     public init(text: String) {
-        var scanner = Scanner(bytes: Array(text.utf8))
+        var scanner = Scanner(bytes: Array(text.utf8), recording: true)
         scanner.scanDocument()
         keys = scanner.keys
         values = scanner.values
+        syntaxProblem = scanner.problem
+    }
+
+    /// Only the check for a `SyntaxProblem`, without recording locations (cheaper).
+    public static func syntaxProblem(in text: String) -> SyntaxProblem? {
+        var scanner = Scanner(bytes: Array(text.utf8), recording: false)
+        scanner.scanDocument()
+        return scanner.problem
     }
 
     /// Where the key (or table header) of `path` is written.
@@ -38,8 +57,24 @@ public struct TOMLSourceLocator: Sendable {
         var keys: [TOMLKeyPath: TextLocation] = [:]
         var values: [TOMLKeyPath: TextLocation] = [:]
         var arrayCounts: [TOMLKeyPath: Int] = [:]
+        var problem: SyntaxProblem?
+        let recording: Bool
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8], recording: Bool) {
+            self.bytes = bytes
+            self.recording = recording
+        }
+
+        mutating func setKey(_ path: TOMLKeyPath, _ location: TextLocation, overwrite: Bool = true) {
+            guard recording, overwrite || keys[path] == nil else { return }
+            keys[path] = location
+        }
+
+        /// What toml++ accepts right after `[` or `[[` without tripping its assertion.
+        static func isHeaderStart(_ c: UInt8) -> Bool {
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
+                || c == 0x22 || c == 0x27 || c == 0x5B || c == 0x5D
+        }
 
         var atEnd: Bool { i >= bytes.count }
         var here: TextLocation { TextLocation(line: line, column: column) }
@@ -81,7 +116,7 @@ public struct TOMLSourceLocator: Sendable {
 
         mutating func scanDocument() {
             var current = TOMLKeyPath()
-            while true {
+            while problem == nil {
                 skipBlank()
                 guard let b = peek() else { return }
                 let start = i
@@ -91,6 +126,10 @@ public struct TOMLSourceLocator: Sendable {
                     advance()
                     if isArray { advance() }
                     skipSpaces()
+                    guard let first = peek(), Self.isHeaderStart(first) else {
+                        problem = SyntaxProblem(location: here, message: "a table header must start with a key name")
+                        return
+                    }
                     let parts = scanDottedKey()
                     guard !parts.isEmpty else { skipLine(); continue }
                     var resolved = TOMLKeyPath()
@@ -99,15 +138,15 @@ public struct TOMLSourceLocator: Sendable {
                         if n == parts.count - 1, isArray {
                             let count = arrayCounts[resolved, default: 0]
                             arrayCounts[resolved] = count + 1
-                            if keys[resolved] == nil { keys[resolved] = location }
+                            setKey(resolved, location, overwrite: false)
                             resolved = resolved.appending(count)
                         } else if let count = arrayCounts[resolved] {
                             resolved = resolved.appending(count - 1)
-                        } else if keys[resolved] == nil {
-                            keys[resolved] = part.location
+                        } else {
+                            setKey(resolved, part.location, overwrite: false)
                         }
                     }
-                    keys[resolved] = location
+                    setKey(resolved, location)
                     current = resolved
                     skipLine()
                 } else {
@@ -146,24 +185,31 @@ public struct TOMLSourceLocator: Sendable {
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
         }
 
-        mutating func scanKeyValue(prefix: TOMLKeyPath) {
+        /// Deeper nesting than toml++ accepts (256) is not followed, so hostile text cannot exhaust the stack.
+        static let maxDepth = 300
+
+        mutating func scanKeyValue(prefix: TOMLKeyPath, depth: Int = 0) {
             let parts = scanDottedKey()
             guard !parts.isEmpty else { return }
             var path = prefix
             for part in parts {
                 path = path.appending(part.key)
-                if keys[path] == nil { keys[path] = part.location }
+                setKey(path, part.location, overwrite: false)
             }
-            keys[path] = parts[parts.count - 1].location
+            setKey(path, parts[parts.count - 1].location)
             skipSpaces()
             guard peek() == 0x3D else { return }
             advance()
             skipSpaces()
-            scanValue(at: path)
+            scanValue(at: path, depth: depth + 1)
         }
 
-        mutating func scanValue(at path: TOMLKeyPath) {
-            values[path] = here
+        mutating func scanValue(at path: TOMLKeyPath, depth: Int) {
+            if recording { values[path] = here }
+            guard depth <= Self.maxDepth else {
+                i = bytes.count
+                return
+            }
             guard let b = peek() else { return }
             switch b {
             case 0x22, 0x27:
@@ -179,7 +225,7 @@ public struct TOMLSourceLocator: Sendable {
                     guard let c = peek() else { return }
                     if c == 0x7D { advance(); return }
                     let before = i
-                    scanKeyValue(prefix: path)
+                    scanKeyValue(prefix: path, depth: depth)
                     skipBlank()
                     if peek() == 0x2C { advance() }
                     if i == before { return }
@@ -191,8 +237,13 @@ public struct TOMLSourceLocator: Sendable {
                     skipBlank()
                     guard let c = peek() else { return }
                     if c == 0x5D { advance(); return }
+                    if c == 0x7D {
+                        problem = SyntaxProblem(location: here, message: "expected a value or ']' in the array, found '}'")
+                        i = bytes.count
+                        return
+                    }
                     let before = i
-                    scanValue(at: path.appending(index))
+                    scanValue(at: path.appending(index), depth: depth + 1)
                     index += 1
                     skipBlank()
                     if peek() == 0x2C { advance() }

@@ -1,0 +1,77 @@
+import Testing
+@testable import DeeplinkerCore
+
+/// Inputs found by (or written for) the fuzz targets in Sources/Fuzz; each must fail cleanly.
+struct FuzzRegressionTests {
+    @Test func deeplyNestedTOMLIsAConfigError() {
+        let text = "a = " + String(repeating: "[", count: 5_000)
+        #expect(throws: ConfigError.self) { try RouteFileParser.parse(text, appID: "com.fuzz.R", file: "r.toml") }
+        let tables = "a = " + String(repeating: "{b = ", count: 5_000)
+        #expect(throws: ConfigError.self) { try RouteFileParser.parse(tables, appID: "com.fuzz.R", file: "r.toml") }
+    }
+
+    /// Found by fuzz-route-file (crash-4e48ab37…, minimised to `[{`): toml++ inside TOMLKit aborted the
+    /// whole process on an assertion when a table header did not start with a key.
+    @Test(arguments: ["[{", "[ {", "[[{", "[}", "[,", "[=", "[#", "[\t{", "[\na]", "[\r\n", "[[ {", "[ (", "[!", "a = 1\n\n  [ = ]", "["])
+    func malformedTableHeaderIsAConfigError(text: String) throws {
+        let error = try #require(throws: ConfigError.self) { try RouteFileParser.parse(text, appID: "com.fuzz.R", file: "r.toml") }
+        #expect(error.message.contains("syntax error"))
+    }
+
+    @Test func headerCheckLeavesValidArraysAlone() throws {
+        let config = try RouteFileParser.parse("launch = [ \"a\" ]\n[ targets ]\nt = {}\n[[ routes ]]\npath = \"/\"\ntarget = \"t\"", appID: "com.fuzz.R", file: "r.toml")
+        #expect(config.routes.count == 1)
+        #expect(TOMLSourceLocator.syntaxProblem(in: "a = [ {b = 1}, [1], \"]\" ]\n[t]\nb = [\n# }\n]") == nil)
+        #expect(TOMLSourceLocator(text: "a = 1\n[ {").syntaxProblem?.location == TextLocation(line: 2, column: 3))
+        #expect(TOMLSourceLocator.syntaxProblem(in: "a = [1,\n  }")?.location == TextLocation(line: 2, column: 3))
+    }
+
+    /// Found by fuzz-route-file (crash-2aeb8588…, `path = [[[[[[[[[[[[[[}`): toml++ aborted on an
+    /// assertion when an array value started with `}`.
+    @Test(arguments: ["a = [}", "a = [ }", "a = [1,}", "a = [#c\n}", "a = [[}", "path = [[[[[[[[[[[[[[}", "a = { b = [ } }"])
+    func arrayValueStartingWithBraceIsAConfigError(text: String) throws {
+        let error = try #require(throws: ConfigError.self) { try RouteFileParser.parse(text, appID: "com.fuzz.R", file: "r.toml") }
+        #expect(error.message.contains("syntax error"))
+    }
+
+    /// TOMLKit cuts keys at an escaped NUL, so looking them up again failed: this trapped on a force unwrap.
+    @Test(arguments: [
+        "[targets]\n\"a\\u0000b\" = {}", "[targets]\nt = { \"p\\u0000\" = \"int\" }",
+        "[targets]\nt = { p = \"int?\" }\n[[routes]]\npath = \"/\"\ntarget = \"t\"\nparams = { \"p\\u0000x\" = 1 }",
+        "[targets]\nt = { p = \"int?\" }\n[[notifications.rules]]\nwhen = \"a\"\ntarget = \"t\"\nparams-from = { \"p\\u0000\" = \"a\" }",
+    ])
+    func escapedNULInKeysIsAConfigError(text: String) {
+        #expect(throws: ConfigError.self) { try RouteFileParser.parse(text, appID: "com.fuzz.R", file: "r.toml") }
+    }
+
+    /// The locator follows nesting only as deep as toml++ allows, so it cannot overflow the stack.
+    @Test func locatorStopsAtDeepNesting() {
+        _ = TOMLSourceLocator(text: "a = " + String(repeating: "[", count: 100_000))
+        _ = TOMLSourceLocator(text: "a = " + String(repeating: "{b = ", count: 100_000))
+        let ok = TOMLSourceLocator(text: "a = [[[1]]]\nb = 2")
+        #expect(ok.keyLocation(TOMLKeyPath([.key("b")])) == TextLocation(line: 2, column: 1))
+    }
+
+    @Test func deeplyNestedJSONIsTooLarge() {
+        let text = String(repeating: "{\"a\":", count: 100_000)
+        let error = RoutingFixtures.error { () throws(DeeplinkerError) in try JSONParser.parse(bytes: Array(text.utf8), maxBytes: 1 << 20) }
+        #expect(error?.name == "TooLarge")
+    }
+
+    @Test(arguments: ["[[a]]\n[a]", "[a]\n[[a]]", "a.b = 1\n[a]", "\"\"\"\n\"\"\"\"\"", "a = '''\n'''''", "[\"\\u00", "a = {b.c.d = 1, b.e = [{f = 1}]}"])
+    func oddTOMLNeverTraps(text: String) {
+        _ = TOMLSourceLocator(text: text)
+        _ = try? RouteFileParser.parse(text, appID: "com.fuzz.R", file: "r.toml")
+    }
+
+    @Test(arguments: ["x://%", "x://a%", "https://[", "https://[::1", "https://[::1]:x/", "https://%FF/", "https://a%2Eb/", "x://\u{10FFFF}", "https://\u{3002}/", "https://xn--/", "https://a.com:/"])
+    func oddURLsFailCleanly(url: String) {
+        _ = try? ValidatedURL(url)
+    }
+
+    @Test func punycodeOfAllUnicodeHighPlaneLabelDoesNotOverflow() {
+        let label = Array(String(repeating: "\u{10FFFF}", count: 200).unicodeScalars)
+        _ = Punycode.encode(label)
+        #expect(HostNormalizer.normalize(String(repeating: "\u{10FFFF}", count: 200) + ".example") == nil)
+    }
+}

@@ -1,0 +1,129 @@
+import DBusKit
+import Foundation
+import Synchronization
+
+/// An app as the daemon sees it: a bus connection that (usually) owns the app id's name, answers
+/// `org.freedesktop.Application.ActivateAction` at the app's object path and emits
+/// `org.deeplinker.Lifecycle1` signals there.
+final class StandInApp: Sendable {
+    /// How the stand-in answers `ActivateAction`.
+    enum Answer: Sendable {
+        case acknowledge
+        case refuse(String)
+        /// Never answers (until `answerHeldCalls()`).
+        case hang
+    }
+
+    /// One `ActivateAction` call as received.
+    struct Received: Sendable {
+        let target: String
+        let parameters: [String: String]
+        let platformData: [String: DBusValue]
+        /// Whether the daemon's reply to the stand-in's own `SetAppState` had arrived before this call.
+        let afterSetAppStateReply: Bool
+
+        var invocationID: String { platformData["deeplinker.invocation-id"]?.stringValue ?? "" }
+        var source: String { platformData["deeplinker.source"]?.stringValue ?? "" }
+        var isRedelivery: Bool { platformData["deeplinker.redelivery"]?.boolValue ?? false }
+    }
+
+    let appID: String
+    let path: String
+    let connection: DBusConnection
+    let received = Recorder<Received>()
+    private let answer: Locked<Answer>
+    private let held = Locked<[DBusMethodCall]>([])
+    private let setAppStateReplied = Locked<Bool>(false)
+
+    var uniqueName: String { connection.uniqueName }
+
+    /// Connects, exports the app object and, if `ownName`, takes the app id's name.
+    init(_ appID: String, busAddress: String, answer: Answer = .acknowledge, ownName: Bool = true) async throws {
+        self.appID = appID
+        path = Self.objectPath(appID)
+        self.answer = Locked(answer)
+        connection = try DBusConnection(address: busAddress)
+        let recorder = received
+        let answerBox = self.answer
+        let heldBox = held
+        let replied = setAppStateReplied
+        let method = DBusMethod(
+            "ActivateAction", in: [DBusArgument("action_name", "s"), DBusArgument("parameter", "av"), DBusArgument("platform_data", "a{sv}")]
+        ) { call in
+            let target = call.arguments[0].stringValue ?? ""
+            let parameters = call.arguments[1].arrayElements?.first?.stringDictionaryValue ?? [:]
+            let data = call.arguments[2].variantDictionaryValue ?? [:]
+            let current = answerBox.value
+            switch current {
+            case .acknowledge: call.reply()
+            case .refuse(let name): call.fail(DBusError(name: name, message: "the stand-in refuses '\(target)'"))
+            case .hang: heldBox.mutate { $0.append(call) }
+            }
+            recorder.put(Received(
+                target: target, parameters: parameters, platformData: data,
+                afterSetAppStateReply: replied.value))
+        }
+        try connection.export(DBusObject(path: path, interfaces: [DBusInterface("org.freedesktop.Application", methods: [method])]))
+        if ownName {
+            try await takeName()
+        }
+    }
+
+    static func objectPath(_ appID: String) -> String {
+        "/" + String(appID.map { $0 == "." ? "/" : $0 == "-" ? "_" : $0 })
+    }
+
+    func takeName() async throws {
+        let reply = try await connection.requestName(appID)
+        guard reply == .primaryOwner else { throw DBusError.failed("\(appID) is already owned") }
+    }
+
+    func setAnswer(_ new: Answer) { answer.set(new) }
+
+    /// Answers the calls held by `.hang` (the daemon may have stopped waiting).
+    func answerHeldCalls() {
+        for call in held.mutate({ calls in defer { calls.removeAll() }; return calls }) { call.reply() }
+    }
+
+    var heldCount: Int { held.value.count }
+
+    /// Emits a lifecycle signal (`BecameActive`, `WillResignActive`, `DidEnterBackground`, `WillEnterForeground`).
+    func emit(_ member: String) throws {
+        try connection.emitSignal(path: path, interface: "org.deeplinker.Lifecycle1", member: member)
+    }
+
+    func becomeActive() throws { try emit("BecameActive") }
+
+    /// Calls the daemon from this connection, so the call is ordered after this app's signals.
+    func callDaemon(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+        try await connection.call(
+            destination: "org.deeplinker.Deeplinker1", path: "/org/deeplinker/Deeplinker1",
+            interface: "org.deeplinker.Deeplinker1", member: member, arguments: arguments)
+    }
+
+    /// The daemon's view of this app's state, asked after everything this app emitted so far.
+    func stateSeenByDaemon() async throws -> String {
+        try await callDaemon("GetAppState", [.string(appID)]).first?.stringValue ?? ""
+    }
+
+    /// `SetAppState` from this connection; records when its reply arrives (on the loop thread, so
+    /// `Received.afterSetAppStateReply` tells whether the reply came before a delivery).
+    func setAppState(_ state: String) async throws {
+        let message = try DBusMessage.methodCall(
+            destination: "org.deeplinker.Deeplinker1", path: "/org/deeplinker/Deeplinker1",
+            interface: "org.deeplinker.Deeplinker1", member: "SetAppState", arguments: [.string(appID), .string(state)])
+        let replied = setAppStateReplied
+        let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
+            connection.startCall(message, timeout: nil) { result in
+                if case .success = result { replied.set(true) }
+                continuation.resume(returning: result)
+            }
+        }
+        _ = try result.get()
+    }
+
+    func close() {
+        answerHeldCalls()
+        connection.close()
+    }
+}
