@@ -68,6 +68,8 @@ private func start(
         events.submit { core in core.lifecycleSignal(path: path, member: member, sender: sender) }
     }
 
+    try await subscribeToNotificationServer(connection, events: events, store: store, logger: logger)
+
     let snapshot = try await store.loadSnapshot(dedupeSince: Int64(Date().timeIntervalSince1970 * 1_000_000) - 3_600_000_000)
     let published = try await store.allShortcuts()
     var apps = Set(registry.appIDs)
@@ -96,5 +98,28 @@ private func start(
         return daemon
     case .exists, .inQueue:
         throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: try? await connection.nameOwner(DeeplinkerAPI.busName))
+    }
+}
+
+/// Routes clicks on notifications the daemon posted (SPEC §3, Notifications).
+private func subscribeToNotificationServer(
+    _ connection: DBusConnection, events: EventQueue, store: SQLiteInvocationStore, logger: Logger
+) async throws {
+    let server = NotificationServer.self
+    try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActivationToken", path: server.path)) { _, args in
+        guard args.count == 2, let id = args[0].uint32Value, let token = args[1].stringValue else { return }
+        events.submit { core in core.activationToken(token, notification: id) }
+    }
+    try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActionInvoked", path: server.path)) { _, args in
+        guard args.count == 2, let id = args[0].uint32Value, let action = args[1].stringValue else { return }
+        // The lookup is a read; the click itself goes through the ordered event queue.
+        Task {
+            guard let posted = try? await store.notification(id: id) else { return }
+            events.submit { core in core.notificationClicked(posted, action: action) }
+        }
+    }
+    try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "NotificationClosed", path: server.path)) { _, args in
+        guard let id = args.first?.uint32Value else { return }
+        events.submit { core in core.notificationClosed(id) }
     }
 }

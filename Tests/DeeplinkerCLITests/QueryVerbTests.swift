@@ -80,16 +80,9 @@ import Testing
         #expect(try await server.requestName("org.freedesktop.Notifications") == .primaryOwner)
 
         let result = try await f.run(["post-notification", app, "New recipe", "Try it", #"{"type": "recipe", "id": "7"}"#])
-        // PostNotification belongs to a later daemon issue; until it exists the daemon answers UnknownMethod.
-        try await withKnownIssue("PostNotification is not implemented by the daemon yet", isIntermittent: true) {
-            #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout == "notification 42\n")
-            if result.status == 0 {
-                let arguments = try await notified.next()
-                #expect(arguments[3].stringValue == "New recipe")
-            }
-        } when: {
-            result.stderr.contains("UnknownMethod")
-        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "notification 42\n")
+        let arguments = try await notified.next()
+        #expect(arguments[3].stringValue == "New recipe")
     }
 }

@@ -179,6 +179,26 @@ extension Daemon {
                     call.fail(error.dbusError)
                 }
             }
+        case "PostNotification":
+            return { call, s, core in
+                let (app, summary, body, payload) = (s[0], s[1], s[2], s[3])
+                let appName: String
+                do throws(DeeplinkerError) {
+                    appName = try core.notificationAppName(appID: app, payload: payload)
+                } catch {
+                    return call.fail(error.dbusError)
+                }
+                let connection = core.connection
+                Task {
+                    do {
+                        let id = try await NotificationServer.notify(connection, appID: app, appName: appName, summary: summary, body: body)
+                        let commit = core.rememberNotification(id: id, appID: app, payload: payload)
+                        MethodCallReplies.answer(call, Result<UInt32, DeeplinkerError>.success(id), after: commit) { [.uint32($0)] }
+                    } catch {
+                        call.fail(DeeplinkerError.unsupported("the notification server refused: \(error)").dbusError)
+                    }
+                }
+            }
         case "Reload":
             return { call, _, core in
                 MethodCallReplies.answer(call, Result { () throws(DeeplinkerError) in try core.reload() }) { _ in [] }

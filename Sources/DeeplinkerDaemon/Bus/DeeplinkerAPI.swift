@@ -41,6 +41,7 @@ public enum DeeplinkerAPI {
         Method(name: "ListApps", inputs: [], outputs: [arg("app_ids", "as")]),
         Method(name: "GetHistory", inputs: [arg("app_id", "s"), arg("limit", "u")], outputs: [arg("invocations", "a(sssssx)")]),
         Method(name: "SetShortcuts", inputs: [arg("app_id", "s"), arg("shortcut_types", "as")], outputs: []),
+        Method(name: "PostNotification", inputs: [arg("app_id", "s"), arg("summary", "s"), arg("body", "s"), arg("payload_json", "s")], outputs: [arg("notification_id", "u")]),
         Method(name: "Reload", inputs: [], outputs: []),
     ]
 

@@ -1,0 +1,102 @@
+import DBusKit
+import Foundation
+import Testing
+
+/// `PostNotification` against a real python3-dbusmock notification server (SPEC §3, Notifications).
+@Suite("PostNotification with python3-dbusmock")
+struct PostNotificationTests {
+    static let mockInterface = "org.freedesktop.DBus.Mock"
+    static let server = "org.freedesktop.Notifications"
+    static let path = "/org/freedesktop/Notifications"
+
+    /// Starts `python3 -m dbusmock --session -t notification_daemon` on the fixture's bus.
+    static func startMock(_ fixture: DaemonFixture) async throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-m", "dbusmock", "--session", "-t", "notification_daemon"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = fixture.bus.address
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let appeared = AsyncStream<Void>.makeStream()
+        let id = try await fixture.client.onNameOwnerChanged(name: server) { _, _, owner in
+            if !owner.isEmpty { appeared.continuation.yield() }
+        }
+        defer { fixture.client.unsubscribe(id) }
+        try process.run()
+        if try await fixture.client.nameOwner(server) == nil {
+            for await _ in appeared.stream { break }
+        }
+        return process
+    }
+
+    static func emit(_ fixture: DaemonFixture, _ member: String, _ arguments: [DBusValue], signature: String) async throws {
+        _ = try await fixture.client.call(
+            destination: server, path: path, interface: mockInterface, member: "EmitSignal",
+            arguments: [.string(server), .string(member), .signature(signature), .array(elementSignature: "v", arguments.map { .variant($0) })])
+    }
+
+    @Test("posts through Notify, remembers the id, and a click routes the payload with the activation token")
+    func postAndClick() async throws {
+        let fixture = try await DaemonFixture(shipped: ["com.bestrecipes.App"])
+        defer { Task { await fixture.shutdown() } }
+        let mock = try await Self.startMock(fixture)
+        defer { kill(mock.processIdentifier, SIGKILL) }
+
+        let reply = try await fixture.call("PostNotification", [
+            .string("com.bestrecipes.App"), .string("New recipe"), .string("Try it"), .string(#"{"type": "recipe", "id": "7"}"#),
+        ])
+        let id = try #require(reply.first?.uint32Value)
+
+        let calls = try await fixture.client.call(destination: Self.server, path: Self.path, interface: Self.mockInterface, member: "GetCalls")
+        let notify = try #require(calls.first?.arrayElements?.compactMap(\.structureFields).first { $0[1].stringValue == "Notify" })
+        let arguments = try #require(notify[2].arrayElements)
+        #expect(arguments[3].stringValue == "New recipe")
+        #expect(arguments[4].stringValue == "Try it")
+        #expect(arguments[5].stringArray?.contains("default") == true)
+        #expect(arguments[6].variantDictionaryValue?["desktop-entry"]?.stringValue == "com.bestrecipes.App")
+
+        let app = try await fixture.activeStandIn("com.bestrecipes.App")
+        defer { app.close() }
+        try await Self.emit(fixture, "ActivationToken", [.uint32(id), .string("token-42")], signature: "us")
+        try await Self.emit(fixture, "ActionInvoked", [.uint32(id), .string("default")], signature: "us")
+        let received = try await app.received.first { _ in true }
+        #expect(received.target == "recipe")
+        #expect(received.parameters == ["id": "7"])
+        #expect(received.source == "notification")
+        #expect(received.platformData["activation-token"]?.stringValue == "token-42")
+        #expect(received.platformData["deeplinker.action"]?.stringValue == "default")
+    }
+
+    @Test("NotificationClosed forgets the notification: a later click routes nothing")
+    func closedIsForgotten() async throws {
+        let fixture = try await DaemonFixture(shipped: ["com.bestrecipes.App"])
+        defer { Task { await fixture.shutdown() } }
+        let mock = try await Self.startMock(fixture)
+        defer { kill(mock.processIdentifier, SIGKILL) }
+        let reply = try await fixture.call("PostNotification", [
+            .string("com.bestrecipes.App"), .string("Gone"), .string(""), .string(#"{"type": "recipe", "id": "8"}"#),
+        ])
+        let id = try #require(reply.first?.uint32Value)
+        let app = try await fixture.activeStandIn("com.bestrecipes.App")
+        defer { app.close() }
+        try await Self.emit(fixture, "NotificationClosed", [.uint32(id), .uint32(2)], signature: "uu")
+        try await Self.emit(fixture, "ActionInvoked", [.uint32(id), .string("default")], signature: "us")
+        // A later invocation is delivered; had the click routed, its delivery would have come first.
+        let barrier = try await fixture.barrier(app, url: "bestrecipes://home")
+        let first = try await app.received.first { _ in true }
+        #expect(first.invocationID == barrier)
+    }
+
+    @Test("bad posts are refused with named errors and nothing is shown")
+    func refusals() async throws {
+        let fixture = try await DaemonFixture(shipped: ["com.bestrecipes.App"])
+        defer { Task { await fixture.shutdown() } }
+        let unknown = try await fixture.failingCall("PostNotification", [.string("com.nobody.App"), .string("s"), .string("b"), .string("{}")])
+        #expect(unknown.name == "org.deeplinker.Error.UnknownApp")
+        #expect(unknown.message.contains("com.nobody.App"))
+        let payload = try await fixture.failingCall("PostNotification", [.string("com.bestrecipes.App"), .string("s"), .string("b"), .string("[1]")])
+        #expect(payload.name == "org.deeplinker.Error.InvalidPayload")
+    }
+}
