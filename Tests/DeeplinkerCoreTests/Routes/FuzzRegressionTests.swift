@@ -10,9 +10,9 @@ struct FuzzRegressionTests {
         #expect(throws: ConfigError.self) { try RouteFileParser.parse(tables, appID: "com.fuzz.R", file: "r.toml") }
     }
 
-    /// Found by fuzz-route-file (crash-4e48ab37…, minimised to `[{`): toml++ inside TOMLKit aborted the
+    /// Found by fuzz-route-file (crash-4e48ab37…, minimised to `[{`; crash-a7693615…, `[[[`): toml++ inside TOMLKit aborted the
     /// whole process on an assertion when a table header did not start with a key.
-    @Test(arguments: ["[{", "[ {", "[[{", "[}", "[,", "[=", "[#", "[\t{", "[\na]", "[\r\n", "[[ {", "[ (", "[!", "a = 1\n\n  [ = ]", "["])
+    @Test(arguments: ["[{", "[ {", "[[{", "[}", "[,", "[=", "[#", "[\t{", "[\na]", "[\r\n", "[[ {", "[ (", "[!", "a = 1\n\n  [ = ]", "[", "[[[", "[ [a]]", "[]", "[[]]"])
     func malformedTableHeaderIsAConfigError(text: String) throws {
         let error = try #require(throws: ConfigError.self) { try RouteFileParser.parse(text, appID: "com.fuzz.R", file: "r.toml") }
         #expect(error.message.contains("syntax error"))

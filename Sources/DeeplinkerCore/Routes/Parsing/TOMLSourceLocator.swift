@@ -70,10 +70,11 @@ public struct TOMLSourceLocator: Sendable {
             keys[path] = location
         }
 
-        /// What toml++ accepts right after `[` or `[[` without tripping its assertion.
+        /// What may follow `[` or `[[` (and spaces): the start of a bare or quoted key. Anything else
+        /// is invalid TOML, and some of it (`[{`, `[[[`) trips toml++'s assertions.
         static func isHeaderStart(_ c: UInt8) -> Bool {
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F
-                || c == 0x22 || c == 0x27 || c == 0x5B || c == 0x5D
+                || c == 0x22 || c == 0x27
         }
 
         var atEnd: Bool { i >= bytes.count }
