@@ -12,7 +12,9 @@ struct FuzzRegressionTests {
 
     /// Found by fuzz-route-file (crash-4e48ab37…, minimised to `[{`; crash-a7693615…, `[[[`): toml++ inside TOMLKit aborted the
     /// whole process on an assertion when a table header did not start with a key.
-    @Test(arguments: ["[{", "[ {", "[[{", "[}", "[,", "[=", "[#", "[\t{", "[\na]", "[\r\n", "[[ {", "[ (", "[!", "a = 1\n\n  [ = ]", "[", "[[[", "[ [a]]", "[]", "[[]]"])
+    @Test(arguments: ["[{", "[ {", "[[{", "[}", "[,", "[=", "[#", "[\t{", "[\na]", "[\r\n", "[[ {", "[ (", "[!", "a = 1\n\n  [ = ]", "[", "[[[", "[ [a]]", "[]", "[[]]",
+        // crash-3bce67db…: a byte-order mark, then `[` and bytes that are not UTF-8 (decoded as U+FFFD).
+        "\u{FEFF}[\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{13}\u{FFFD}\u{FFFD}", "\u{FEFF}[{"])
     func malformedTableHeaderIsAConfigError(text: String) throws {
         let error = try #require(throws: ConfigError.self) { try RouteFileParser.parse(text, appID: "com.fuzz.R", file: "r.toml") }
         #expect(error.message.contains("syntax error"))

@@ -117,6 +117,8 @@ public struct TOMLSourceLocator: Sendable {
 
         mutating func scanDocument() {
             var current = TOMLKeyPath()
+            // toml++ skips a UTF-8 byte-order mark; so must we, or a header right after it goes unchecked.
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
             while problem == nil {
                 skipBlank()
                 guard let b = peek() else { return }
