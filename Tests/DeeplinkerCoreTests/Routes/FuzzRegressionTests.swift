@@ -28,6 +28,17 @@ struct FuzzRegressionTests {
         #expect(TOMLSourceLocator.syntaxProblem(in: "a = [1,\n  }")?.location == TextLocation(line: 2, column: 3))
     }
 
+    /// Found by fuzz-route-file (crash-3bce67db…): after a byte order mark the scanner misread the
+    /// first line and let a bad header through to toml++.
+    @Test func byteOrderMarkIsSkippedLikeTOMLPlusPlusDoes() throws {
+        let crash: [UInt8] = [0xEF, 0xBB, 0xBF, 0x5B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x13, 0xBB, 0xAF]
+        #expect(throws: ConfigError.self) { try RouteFileParser.parse(String(decoding: crash, as: UTF8.self), appID: "com.fuzz.R", file: "r.toml") }
+        #expect(TOMLSourceLocator.syntaxProblem(in: "\u{FEFF}[{")?.location == TextLocation(line: 1, column: 2))
+        let config = try RouteFileParser.parse("\u{FEFF}name = \"x\"", appID: "com.fuzz.R", file: "r.toml")
+        #expect(config.name == "x")
+        #expect(TOMLSourceLocator(text: "\u{FEFF}name = 1").keyLocation(TOMLKeyPath([.key("name")])) == TextLocation(line: 1, column: 1))
+    }
+
     /// Found by fuzz-route-file (crash-2aeb8588…, `path = [[[[[[[[[[[[[[}`): toml++ aborted on an
     /// assertion when an array value started with `}`.
     @Test(arguments: ["a = [}", "a = [ }", "a = [1,}", "a = [#c\n}", "a = [[}", "path = [[[[[[[[[[[[[[}", "a = { b = [ } }"])

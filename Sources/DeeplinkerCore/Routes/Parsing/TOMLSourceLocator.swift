@@ -63,6 +63,8 @@ public struct TOMLSourceLocator: Sendable {
         init(bytes: [UInt8], recording: Bool) {
             self.bytes = bytes
             self.recording = recording
+            // toml++ skips a UTF-8 byte order mark; so must we, or the first line is misread.
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
         }
 
         mutating func setKey(_ path: TOMLKeyPath, _ location: TextLocation, overwrite: Bool = true) {
