@@ -68,7 +68,10 @@ private func start(
         events.submit { core in core.lifecycleSignal(path: path, member: member, sender: sender) }
     }
 
-    try await subscribeToNotificationServer(connection, events: events, store: store, logger: logger)
+    // Posted notifications are in the core before any click can be queued behind them.
+    let posted = try await store.notifications()
+    events.submit { core in core.postedNotifications = posted }
+    try await subscribeToNotificationServer(connection, events: events)
 
     let snapshot = try await store.loadSnapshot(dedupeSince: Int64(Date().timeIntervalSince1970 * 1_000_000) - 3_600_000_000)
     let published = try await store.allShortcuts()
@@ -103,7 +106,7 @@ private func start(
 
 /// Routes clicks on notifications the daemon posted (SPEC §3, Notifications).
 private func subscribeToNotificationServer(
-    _ connection: DBusConnection, events: EventQueue, store: SQLiteInvocationStore, logger: Logger
+    _ connection: DBusConnection, events: EventQueue
 ) async throws {
     let server = NotificationServer.self
     try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActivationToken", path: server.path)) { _, args in
@@ -112,11 +115,8 @@ private func subscribeToNotificationServer(
     }
     try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActionInvoked", path: server.path)) { _, args in
         guard args.count == 2, let id = args[0].uint32Value, let action = args[1].stringValue else { return }
-        // The lookup is a read; the click itself goes through the ordered event queue.
-        Task {
-            guard let posted = try? await store.notification(id: id) else { return }
-            events.submit { core in core.notificationClicked(posted, action: action) }
-        }
+        // In bus order with NotificationClosed: a click after the close routes nothing.
+        events.submit { core in core.notificationClicked(id: id, action: action) }
     }
     try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "NotificationClosed", path: server.path)) { _, args in
         guard let id = args.first?.uint32Value else { return }

@@ -12,6 +12,7 @@ extension DaemonCore {
     /// Remembers a posted notification durably.
     func rememberNotification(id: UInt32, appID: String, payload: String) -> PendingCommit {
         let posted = PostedNotification(id: id, appID: appID, payload: payload, postedAt: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        postedNotifications[id] = posted
         return store.enqueue([.notificationPosted(posted)])
     }
 
@@ -20,8 +21,13 @@ extension DaemonCore {
         notificationTokens[id] = token
     }
 
-    /// `ActionInvoked` for a remembered notification: as if `ActivateNotification` had been called.
-    func notificationClicked(_ notification: PostedNotification, action: String) {
+    /// `ActionInvoked`: for a remembered notification, as if `ActivateNotification` had been called;
+    /// other notifications (another program's, or closed ones) are ignored.
+    func notificationClicked(id: UInt32, action: String) {
+        guard let notification = postedNotifications[id] else {
+            notificationTokens[id] = nil
+            return
+        }
         var data = ["deeplinker.action": action]
         if let token = notificationTokens.removeValue(forKey: notification.id) { data["activation-token"] = token }
         let appID = notification.appID
@@ -37,6 +43,7 @@ extension DaemonCore {
     /// `NotificationClosed`: forgets the notification.
     func notificationClosed(_ id: UInt32) {
         notificationTokens[id] = nil
+        guard postedNotifications.removeValue(forKey: id) != nil else { return }
         _ = store.enqueue([.notificationClosed(id: id)])
     }
 }

@@ -17,6 +17,8 @@ actor DaemonCore {
     var appsByPath: [String: String] = [:]
     /// Shortcut types each app published with `SetShortcuts` (absent: never published, all available).
     var published: [String: [String]] = [:]
+    /// Notifications posted with `PostNotification` and not closed (mirrors the store), by server id.
+    var postedNotifications: [UInt32: PostedNotification] = [:]
     /// Activation tokens from `ActivationToken`, by notification id, until the click arrives.
     var notificationTokens: [UInt32: String] = [:]
     /// Ordered side effects that wait for their commit (signals, deliveries, launches).

@@ -30,8 +30,8 @@ public protocol InvocationStore: Sendable {
     /// The published shortcuts of every app that published any.
     func allShortcuts() async throws -> [String: [String]]
 
-    /// A notification posted with `PostNotification` and not yet closed.
-    func notification(id: UInt32) async throws -> PostedNotification?
+    /// The notifications posted with `PostNotification` and not yet closed, by id.
+    func notifications() async throws -> [UInt32: PostedNotification]
 
     /// Finishes queued writes and closes the store; later calls fail with ``StoreError/closed``.
     func close() async throws

@@ -72,8 +72,8 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
         try locked { shortcutsByApp }
     }
 
-    public func notification(id: UInt32) async throws -> PostedNotification? {
-        try locked { notifications[id] }
+    public func notifications() async throws -> [UInt32: PostedNotification] {
+        try locked { notifications }
     }
 
     public func close() async throws {

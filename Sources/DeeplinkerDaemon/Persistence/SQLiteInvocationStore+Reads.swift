@@ -69,11 +69,14 @@ extension SQLiteInvocationStore {
         }
     }
 
-    public func notification(id: UInt32) async throws -> PostedNotification? {
+    public func notifications() async throws -> [UInt32: PostedNotification] {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM notification WHERE id = ?", arguments: [Int64(id)]).map { row in
-                PostedNotification(id: id, appID: row["app_id"], payload: row["payload"], postedAt: row["posted_at"])
+            var result: [UInt32: PostedNotification] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM notification") {
+                let id = UInt32(truncatingIfNeeded: row["id"] as Int64)
+                result[id] = PostedNotification(id: id, appID: row["app_id"], payload: row["payload"], postedAt: row["posted_at"])
             }
+            return result
         }
     }
 

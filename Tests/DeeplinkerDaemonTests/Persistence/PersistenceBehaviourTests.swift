@@ -125,9 +125,9 @@ import Testing
         defer { _ = directory }
         let posted = PostedNotification(id: 4_000_000_000, appID: S.app, payload: #"{"id":"7"}"#, postedAt: 9)
         try await store.write([.notificationPosted(posted)])
-        #expect(try await store.notification(id: posted.id) == posted)
+        #expect(try await store.notifications() == [posted.id: posted])
         try await store.write([.notificationClosed(id: posted.id)])
-        #expect(try await store.notification(id: posted.id) == nil)
+        #expect(try await store.notifications().isEmpty)
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -42,7 +42,7 @@ import Testing
         #expect(snapshot.appStates == [state])
         #expect(snapshot.lastDeliveredRoutes[S.app] != nil)
         #expect(try await reopened.shortcuts(appID: S.app) == ["fav"])
-        #expect(try await reopened.notification(id: 3) == posted)
+        #expect(try await reopened.notifications() == [3: posted])
         try await reopened.close()
     }
 
