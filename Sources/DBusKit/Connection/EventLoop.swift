@@ -57,13 +57,15 @@ final class EventLoop: @unchecked Sendable {
             job()
             return
         }
-        let queued = jobs.withLock { state -> Bool in
-            if state.finished { return false }
+        let queued = jobs.withLock { state -> Bool? in
+            if state.finished { return nil }
             state.queue.append(job)
-            return true
+            return state.queue.count == 1
         }
         // After the loop ended nothing else touches the connection, so run the job here.
-        guard queued else { return job() }
+        guard let wake = queued else { return job() }
+        // Only the first job into an empty queue wakes the loop: it drains the queue until empty.
+        guard wake else { return }
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
     }

@@ -10,17 +10,17 @@ extension SQLiteInvocationStore {
         """
 
     /// Statement arguments for an invocation row, matching ``invocationColumns``.
-    static func invocationArguments(_ invocation: Invocation) throws -> StatementArguments {
+    static func invocationArguments(_ invocation: Invocation) -> StatementArguments {
         var values: [(any DatabaseValueConvertible)?] = [
             invocation.id, invocation.appID, invocation.source.rawValue, invocation.status.rawValue,
             invocation.detail, invocation.receivedAt, invocation.updatedAt,
         ]
         values.append(invocation.route?.target)
         values.append(invocation.route?.source.rawValue)
-        values.append(try invocation.route.map { try encodeJSON($0.parameters) })
+        values.append(invocation.route.map { encodeJSON($0.parameters) })
         values.append(invocation.launchKind)
         values.append(invocation.dedupeKey)
-        values.append(try encodeJSON(invocation.platformData))
+        values.append(encodeJSON(invocation.platformData))
         values.append(invocation.attempts)
         values.append(invocation.redelivery)
         values.append(invocation.revision)
@@ -60,10 +60,8 @@ extension SQLiteInvocationStore {
     }
 
     /// A string map as compact JSON with sorted keys.
-    static func encodeJSON(_ map: [String: String]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(map), as: UTF8.self)
+    static func encodeJSON(_ map: [String: String]) -> String {
+        StringMapJSON.encode(map)
     }
 
     /// Decodes a string map stored by ``encodeJSON(_:)``.

@@ -71,7 +71,7 @@ extension SQLiteInvocationStore {
     /// Updates the row if the stored revision is not newer, else inserts it if new; a stale version
     /// changes nothing. A delivered route also becomes the app's last route.
     static func upsert(_ invocation: Invocation, db: Database, state: SQLiteWriteState) throws {
-        let arguments = try invocationArguments(invocation)
+        let arguments = invocationArguments(invocation)
         try db.cachedStatement(sql: """
             UPDATE invocation SET app_id = ?2, source = ?3, status = ?4, detail = ?5, received_at = ?6,
                 updated_at = ?7, target = ?8, route_source = ?9, parameters = ?10, launch_kind = ?11,
@@ -93,7 +93,7 @@ extension SQLiteInvocationStore {
                 ON CONFLICT(app_id) DO UPDATE SET invocation_id = excluded.invocation_id,
                     target = excluded.target, parameters = excluded.parameters, source = excluded.source
                 """).execute(arguments: [
-                    invocation.appID, invocation.id, route.target, try encodeJSON(route.parameters), route.source.rawValue,
+                    invocation.appID, invocation.id, route.target, encodeJSON(route.parameters), route.source.rawValue,
                 ])
         }
     }
