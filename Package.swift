@@ -55,6 +55,8 @@ let package = Package(
             dependencies: [
                 "DeeplinkerDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .target(

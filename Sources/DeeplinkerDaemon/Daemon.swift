@@ -3,15 +3,14 @@ import DeeplinkerCore
 import Foundation
 import Logging
 import ServiceLifecycle
-import UnixSignals
 
 /// The running daemon: owns `org.deeplinker.Deeplinker1` and runs the core until cancelled or shut
-/// down gracefully (SIGTERM/SIGINT through ServiceLifecycle); SIGHUP reloads the route files.
+/// down gracefully (`deeplinkerd` maps SIGTERM/SIGINT to a graceful shutdown and SIGHUP to ``reload()``).
 public final class Daemon: Service, Sendable {
     let connection: DBusConnection
     let store: any InvocationStore
     let core: DaemonCore
-    let events = EventQueue()
+    let events: EventQueue
     let logger: Logger
     /// Reloads when a route file changes; armed before the name is taken, so no change is missed.
     let watcher: DirectoryWatcher
@@ -22,25 +21,20 @@ public final class Daemon: Service, Sendable {
         self.connection = connection
         self.store = store
         self.core = core
+        self.events = EventQueue(core: core)
         self.logger = logger
-        self.watcher = Self.watchRouteFiles(core.configuration, events: events, logger: logger)
+        self.watcher = Self.watchRouteFiles(core.configuration, events: self.events, logger: logger)
     }
 
     public func run() async throws {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.events.run(on: self.core) }
-            group.addTask {
-                await SideEffectRunner(core: self.core, connection: self.connection, logger: self.logger).run(self.core.sideEffects)
-            }
             group.addTask { await self.sweep() }
-            group.addTask { await self.reloadOnHangup() }
             group.addTask { await self.keepWatchdogFed() }
             // Returns on cancellation or graceful shutdown.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(86_400 * 365)) }
             logger.info("shutting down")
             watcher.stop()
             events.finish()
-            core.sideEffects.finish()
             group.cancelAll()
         }
         _ = try? await connection.releaseName(DeeplinkerAPI.busName)
@@ -83,14 +77,13 @@ public final class Daemon: Service, Sendable {
         }
     }
 
-    private func reloadOnHangup() async {
-        for await _ in await UnixSignalsSequence(trapping: .sighup) {
-            events.submit { core in
-                do throws(DeeplinkerError) {
-                    try core.reload()
-                } catch {
-                    core.logger.error("reload: \(error.message)")
-                }
+    /// Re-reads the route files, as `Reload` does (SIGHUP); errors are logged.
+    public func reload() {
+        events.submit { core in
+            do throws(DeeplinkerError) {
+                try core.reload()
+            } catch {
+                core.logger.error("reload: \(error.message)")
             }
         }
     }

@@ -4,6 +4,7 @@ import DeeplinkerDaemon
 import Foundation
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// `deeplinkerd`: parses flags, then runs what `buildDaemon` returns under a ServiceGroup.
 @main
@@ -37,6 +38,9 @@ struct Deeplinkerd: AsyncParsableCommand {
         }
         let logger = Logger(label: "deeplinkerd")
         SignalMask.unblockTerminationSignals()
+        // Trap the signals before anything else: the name is owned before the service group runs,
+        // and a SIGTERM or SIGHUP in between must not kill the process by default.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
 
         var address = busAddress
         var privateBus: PrivateBus?
@@ -56,7 +60,17 @@ struct Deeplinkerd: AsyncParsableCommand {
             FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        let group = ServiceGroup(services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = ServiceGroup(services: [daemon], gracefulShutdownSignals: [], logger: logger)
+        let handler = Task {
+            for await signal in signals {
+                if signal == .sighup {
+                    daemon.reload()
+                } else {
+                    await group.triggerGracefulShutdown()
+                }
+            }
+        }
+        defer { handler.cancel() }
         try await group.run()
         privateBus?.stop()
     }

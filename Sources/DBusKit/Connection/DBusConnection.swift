@@ -8,6 +8,8 @@ public final class DBusConnection: @unchecked Sendable {
     // `raw`, `objects`, `subscriptions` and `pendingCalls` are confined to the loop thread.
     let raw: OpaquePointer
     let loop: EventLoop
+    /// Runs actor jobs on this connection's loop thread (see ``DBusLoopExecutor``).
+    public let executor: DBusLoopExecutor
     /// The connection's unique name on the bus, e.g. `:1.42`.
     public let uniqueName: String
     var objects: [String: DBusObject] = [:]
@@ -47,6 +49,7 @@ public final class DBusConnection: @unchecked Sendable {
         uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
         dbus_connection_set_exit_on_disconnect(connection, 0)
         loop = EventLoop()
+        executor = DBusLoopExecutor(loop: loop)
         loop.install(on: connection)
         installFilter()
         // unowned(unsafe): deinit stops the loop before the memory goes, and a checked unowned
@@ -130,8 +133,9 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     /// Calls a method and returns the reply's values; an error reply is thrown as `DBusError`.
-    /// `timeout` nil means libdbus's default (25 s).
-    public func call(
+    /// `timeout` nil means libdbus's default (25 s). Runs on the caller's executor: an actor on
+    /// ``executor`` sends and resumes on the loop thread without a hop.
+    nonisolated(nonsending) public func call(
         destination: String, path: String, interface: String?, member: String, arguments: [DBusValue] = [],
         timeout: Duration? = nil, noAutoStart: Bool = false
     ) async throws(DBusError) -> [DBusValue] {
@@ -143,7 +147,7 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     /// Sends a method call and waits for its reply message (an error reply is thrown).
-    public func call(_ message: DBusMessage, timeout: Duration? = nil) async throws(DBusError) -> DBusMessage {
+    nonisolated(nonsending) public func call(_ message: DBusMessage, timeout: Duration? = nil) async throws(DBusError) -> DBusMessage {
         let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
             startCall(message, timeout: timeout) { continuation.resume(returning: $0) }
         }

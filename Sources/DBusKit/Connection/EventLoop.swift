@@ -26,6 +26,7 @@ final class EventLoop: @unchecked Sendable {
 
     init() {
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        afterEnd.setSpecific(key: Self.afterEndKey, value: true)
     }
 
     deinit {
@@ -69,6 +70,33 @@ final class EventLoop: @unchecked Sendable {
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
     }
+
+    /// Runs `job` on the loop thread after the jobs already queued, never inline (an executor must
+    /// not run a job inside the one that enqueued it). After the loop ended, jobs run in order on a
+    /// serial queue that ``isLoopContext`` also accepts.
+    func enqueue(_ job: @escaping @Sendable () -> Void) {
+        let queued = jobs.withLock { state -> Bool? in
+            if state.finished { return nil }
+            state.queue.append(job)
+            return state.queue.count == 1
+        }
+        guard let wake = queued else {
+            afterEnd.async(execute: job)
+            return
+        }
+        guard wake else { return }
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    /// Whether the caller runs where loop-confined work runs: the loop thread, or the serial queue
+    /// that takes ``enqueue(_:)`` jobs once the loop has ended.
+    var isLoopContext: Bool {
+        isLoopThread || DispatchQueue.getSpecific(key: Self.afterEndKey) != nil
+    }
+
+    private static let afterEndKey = DispatchSpecificKey<Bool>()
+    private let afterEnd = DispatchQueue(label: "dbus.loop.after-end")
 
     /// Stops the loop after the jobs already queued, and waits for the thread to end.
     func stopAndWait() {

@@ -20,7 +20,7 @@ extension DeeplinkEngine {
             record.pruneRecent(window: policy.dedupeWindow, now: now)
             if let key = request.dedupeKey, policy.dedupeWindow > .zero,
                let first = record.duplicate(of: key, window: policy.dedupeWindow, now: now) {
-                let effects: [EngineEffect] = record.state == .notRunning ? [.launch(appID: request.appID)] : []
+                let effects = record.launchIfNotRunning(now: now)
                 return Admission(invocation: first, isDuplicate: true, effects: effects)
             }
             let invocation = Invocation(
@@ -69,7 +69,8 @@ extension DeeplinkEngine {
     /// it is not running, records nothing.
     public mutating func ensureRunning(appID: String) throws(DeeplinkerError) -> [EngineEffect] {
         _ = try requirePolicy(appID)
-        return state(of: appID) == .notRunning ? [.launch(appID: appID)] : []
+        let now = clock.nowMicroseconds()
+        return withRecord(appID) { $0.launchIfNotRunning(now: now) }
     }
 
     /// `DiscardPending`: discards the app's pending deeplink; returns whether there was one.

@@ -49,8 +49,11 @@ extension DeeplinkEngine {
             appIDs.insert(invocation.appID)
             withRecord(invocation.appID) { record in
                 if let kept = record.recent[key], kept.receivedAt <= invocation.receivedAt { return }
-                record.recent[key] = invocation
+                record.remember(invocation, key: key)
             }
+        }
+        for appID in appIDs {
+            withRecord(appID) { $0.recentOrder.sort { $0.receivedAt < $1.receivedAt } }
         }
 
         let open = Dictionary(grouping: snapshot.openInvocations.filter { !$0.status.isFinal }, by: \.appID)

@@ -67,9 +67,8 @@ public struct DeeplinkEngine: Sendable {
 
     /// Runs `body` on the app's record (created on first use) and stores it back.
     mutating func withRecord<T, E: Error>(_ appID: String, _ body: (inout EngineAppRecord) throws(E) -> T) throws(E) -> T {
-        var record = apps[appID] ?? EngineAppRecord(appID: appID)
-        defer { apps[appID] = record }
-        return try body(&record)
+        // Mutated in place: a copy taken out of `apps` would copy its `recent` table on first write.
+        try body(&apps[appID, default: EngineAppRecord(appID: appID)])
     }
 
     /// The known-app check shared by every event that needs a configured app.

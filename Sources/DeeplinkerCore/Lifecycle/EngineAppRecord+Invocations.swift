@@ -5,10 +5,37 @@ extension EngineAppRecord {
         return now - first.receivedAt < window.engineMicroseconds ? first : nil
     }
 
-    /// Forgets dedupe entries that have left the window.
+    /// Forgets dedupe entries that have left the window, oldest first; amortised O(1) per invocation.
     mutating func pruneRecent(window: Duration, now: Int64) {
         let limit = window.engineMicroseconds
-        recent = recent.filter { now - $0.value.receivedAt < limit }
+        while recentHead < recentOrder.count, now - recentOrder[recentHead].receivedAt >= limit {
+            let expired = recentOrder[recentHead]
+            // A later invocation with the same key replaced it after the window: keep that one.
+            if recent[expired.key]?.receivedAt == expired.receivedAt { recent[expired.key] = nil }
+            recentHead += 1
+        }
+        if recentHead == recentOrder.count {
+            recentOrder.removeAll(keepingCapacity: true)
+            recentHead = 0
+        } else if recentHead >= 1024, recentHead * 2 >= recentOrder.count {
+            recentOrder.removeFirst(recentHead)
+            recentHead = 0
+        }
+    }
+
+    /// Makes `invocation` the first one seen for `key` in the window.
+    mutating func remember(_ invocation: Invocation, key: String) {
+        recent[key] = invocation
+        recentOrder.append(RecentKey(key: key, receivedAt: invocation.receivedAt))
+    }
+
+    /// `.launch` if the app is not running and no launch was requested in the last
+    /// ``relaunchInterval``: a burst of invocations for a starting app launches it once.
+    mutating func launchIfNotRunning(now: Int64) -> [EngineEffect] {
+        guard state == .notRunning else { return [] }
+        if let last = launchRequestedAt, now - last < Self.relaunchInterval.engineMicroseconds { return [] }
+        launchRequestedAt = now
+        return [.launch(appID: appID)]
     }
 
     /// Makes `invocation` the app's pending deeplink: an older waiting one is superseded, then it is
@@ -22,13 +49,11 @@ extension EngineAppRecord {
             effects.append(.statusChanged(older.moved(to: .superseded, detail: "superseded by \(invocation.id)", now: now)))
         }
         if let key = invocation.dedupeKey, policy.dedupeWindow > .zero {
-            recent[key] = invocation
+            remember(invocation, key: key)
         }
         pending = invocation
         effects.append(.statusChanged(invocation))
-        if state == .notRunning {
-            effects.append(.launch(appID: appID))
-        }
+        effects += launchIfNotRunning(now: now)
         return effects + deliverPendingIfPossible(policy: policy, now: now)
     }
 

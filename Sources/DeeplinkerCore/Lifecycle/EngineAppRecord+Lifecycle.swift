@@ -32,6 +32,7 @@ extension EngineAppRecord {
         guard newOwner != owner else { return [] }
         owner = newOwner
         activeOwner = nil
+        launchRequestedAt = nil
         state = newOwner == nil ? .notRunning : .inactive
         return [.appStateChanged(stateRecord(now: now))]
     }

@@ -15,6 +15,16 @@ struct EngineAppRecord: Sendable, Hashable {
     var lastDelivered: Route?
     /// The first invocation seen for each dedupe key, pruned once outside the window.
     var recent: [String: Invocation] = [:]
+    /// The keys of `recent` in arrival order from `recentHead` on (the part before it is pruned).
+    var recentOrder: [RecentKey] = []
+    var recentHead = 0
+    /// When a launch was last requested while the app was not running; cleared when its name is
+    /// owned or lost again. A launch is not requested again within ``relaunchInterval``.
+    var launchRequestedAt: Int64?
+
+    /// How long invocations for a not-running app wait on the launch already requested before
+    /// another is requested (an app that failed to start is retried after this).
+    static let relaunchInterval: Duration = .seconds(10)
 
     init(appID: String) {
         self.appID = appID

@@ -7,7 +7,7 @@ enum MethodCallReplies {
         _ call: DBusMethodCall, _ result: Result<T, DeeplinkerError>, after commit: PendingCommit,
         _ encode: @escaping @Sendable (T) -> [DBusValue]
     ) {
-        commit.whenResolved { outcome in
+        commit.whenResolved(first: true) { outcome in
             switch outcome {
             case .success: send(call, result, commitError: nil, encode)
             case .failure(let error): send(call, result, commitError: error, encode)

@@ -16,7 +16,7 @@ extension DaemonCore {
         launchKind: String? = nil, recordAs: String? = nil,
         resolve: (AppRegistry, Set<String>?) throws(DeeplinkerError) -> Resolution
     ) -> (Result<InvocationReply, DeeplinkerError>, PendingCommit) {
-        let id = UUID().uuidString.lowercased()
+        let id = InvocationID.make()
         let resolution: Resolution
         do {
             resolution = try resolve(registry, publishedShortcuts(appID))

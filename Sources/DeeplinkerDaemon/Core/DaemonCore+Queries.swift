@@ -5,11 +5,6 @@ extension DaemonCore {
         guard registry.appIDs.contains(appID) else { throw .unknownApp(appID) }
     }
 
-    /// Runs a job on the actor; the event queue uses it to keep bus order.
-    func perform(_ job: @Sendable (isolated DaemonCore) -> Void) {
-        job(self)
-    }
-
     /// `GetPending`: the app's pending deeplink (also while its delivery is in flight).
     func pending(appID: String) throws(DeeplinkerError) -> Invocation? {
         try requireKnown(appID)

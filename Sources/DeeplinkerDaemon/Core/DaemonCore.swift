@@ -5,8 +5,12 @@ import Logging
 
 /// The daemon's state and rules in one actor: the route registry, the pending-deeplink engine and
 /// the store. Every bus event and method goes through it, so the engine sees one event at a time
-/// and the store receives writes in the engine's order.
+/// and the store receives writes in the engine's order. It runs on the bus connection's loop thread
+/// (its executor), so handlers enter it without a thread hop.
 actor DaemonCore {
+    nonisolated let executor: DBusLoopExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     let connection: DBusConnection
     let store: any InvocationStore
     let logger: Logger
@@ -21,8 +25,11 @@ actor DaemonCore {
     var postedNotifications: [UInt32: PostedNotification] = [:]
     /// Activation tokens from `ActivationToken`, by notification id, until the click arrives.
     var notificationTokens: [UInt32: String] = [:]
-    /// Ordered side effects that wait for their commit (signals, deliveries, launches).
-    let sideEffects: SideEffectQueue
+    /// Effect batches (signals, deliveries, launches) waiting for their commit, in apply order.
+    var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?)] = []
+    var nextBatchID: UInt64 = 0
+    let deliverer: Deliverer
+    let launcher: Launcher
 
     init(
         connection: DBusConnection, store: any InvocationStore, registry: AppRegistry, engine: DeeplinkEngine,
@@ -34,7 +41,9 @@ actor DaemonCore {
         self.engine = engine
         self.configuration = configuration
         self.logger = logger
-        self.sideEffects = SideEffectQueue()
+        self.executor = connection.executor
+        self.deliverer = Deliverer(connection: connection)
+        self.launcher = Launcher(connection: connection, logger: logger)
         self.appsByPath = Self.paths(for: registry)
     }
 
@@ -60,7 +69,14 @@ actor DaemonCore {
     @discardableResult
     func apply(_ effects: [EngineEffect]) -> PendingCommit {
         let commit = store.enqueue(effects: effects)
-        if !effects.isEmpty { sideEffects.push(SideEffectQueue.Batch(commit: commit, effects: effects)) }
+        guard !effects.isEmpty else { return commit }
+        nextBatchID += 1
+        let id = nextBatchID
+        awaitingCommit.append((id, effects, nil))
+        let executor = self.executor
+        commit.whenResolved { outcome in
+            executor.execute { self.assumeIsolated { $0.effectsCommitted(id, outcome) } }
+        }
         return commit
     }
 

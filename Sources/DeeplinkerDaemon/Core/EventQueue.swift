@@ -1,21 +1,29 @@
-/// Bus events and method calls in arrival order, run one at a time on the core actor. Spawning a
-/// task per message would let two messages from one peer overtake each other.
+import Synchronization
+
+/// Bus events and method calls in arrival order, run one at a time on the core actor. The core runs
+/// on the connection's loop thread, so a handler (already on that thread) enters it at once; other
+/// threads queue their jobs on the loop behind the messages already there.
 final class EventQueue: Sendable {
     typealias Job = @Sendable (isolated DaemonCore) -> Void
 
-    private let stream: AsyncStream<Job>
-    private let continuation: AsyncStream<Job>.Continuation
+    private let core: DaemonCore
+    private let finished = Atomic<Bool>(false)
 
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Job.self)
+    init(core: DaemonCore) {
+        self.core = core
     }
 
-    func submit(_ job: @escaping Job) { continuation.yield(job) }
-
-    func finish() { continuation.finish() }
-
-    /// Runs the jobs until `finish()`.
-    func run(on core: DaemonCore) async {
-        for await job in stream { await core.perform(job) }
+    /// Runs `job` on the core: inline when called on the loop, else queued there in order.
+    func submit(_ job: @escaping Job) {
+        guard !finished.load(ordering: .acquiring) else { return }
+        let core = self.core
+        if core.executor.isCurrent {
+            core.assumeIsolated { job($0) }
+        } else {
+            core.executor.execute { core.assumeIsolated { job($0) } }
+        }
     }
+
+    /// Drops later submissions (shutdown).
+    func finish() { finished.store(true, ordering: .releasing) }
 }

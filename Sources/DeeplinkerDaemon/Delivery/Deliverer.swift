@@ -6,7 +6,8 @@ import Foundation
 struct Deliverer: Sendable {
     let connection: DBusConnection
 
-    func deliver(_ attempt: DeliveryAttempt) async -> DeliveryOutcome {
+    /// Runs on the caller's executor, so the core (on the bus loop) delivers without a thread hop.
+    nonisolated(nonsending) func deliver(_ attempt: DeliveryAttempt) async -> DeliveryOutcome {
         guard let route = attempt.invocation.route else { return .refused("no route") }
         switch attempt.mode {
         case .activateAction:
@@ -48,7 +49,7 @@ struct Deliverer: Sendable {
         return data
     }
 
-    private func activateAction(_ attempt: DeliveryAttempt, route: Route) async -> DeliveryOutcome {
+    nonisolated(nonsending) private func activateAction(_ attempt: DeliveryAttempt, route: Route) async -> DeliveryOutcome {
         guard let destination = attempt.destination else { return .noOwner }
         do {
             _ = try await connection.call(

@@ -112,12 +112,61 @@ import Testing
         #expect(try !f.engine.receive(EngineFixture.request("b", key: "k2")).isDuplicate)
     }
 
-    @Test func duplicateForNotRunningAppLaunchesItAgain() throws {
-        var f = EngineFixture()
-        try f.receive("a", key: "k")
+    @Test func duplicateForNotRunningAppLaunchesItAgainOnlyAfterTheRelaunchInterval() throws {
+        var f = EngineFixture(policy: AppPolicy(dedupeWindow: .seconds(60)))
+        #expect(try f.receive("a", key: "k").launches == [app])
         let repeated = try f.engine.receive(EngineFixture.request("b", key: "k"))
         #expect(repeated.isDuplicate)
-        #expect(repeated.effects == [.launch(appID: app)])
+        #expect(repeated.effects.isEmpty)
+        f.clock.advance(.seconds(10))
+        let later = try f.engine.receive(EngineFixture.request("c", key: "k"))
+        #expect(later.isDuplicate)
+        #expect(later.effects == [.launch(appID: app)])
+    }
+
+    @Test func burstOfInvocationsForAStartingAppLaunchesItOnce() throws {
+        var f = EngineFixture()
+        #expect(try f.receive("a").launches == [app])
+        f.clock.advance(.seconds(3))
+        #expect(try f.receive("b").launches.isEmpty)
+        #expect(try f.engine.ensureRunning(appID: app).isEmpty)
+        f.clock.advance(.seconds(7))
+        #expect(try f.receive("c").launches == [app], "an app that did not start is retried after 10 s")
+    }
+
+    @Test func appThatRanAndExitedIsLaunchedAgainAtOnce() throws {
+        var f = EngineFixture()
+        #expect(try f.receive("a").launches == [app])
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: ":1.5")
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: nil)
+        #expect(try f.receive("b").launches == [app])
+    }
+
+    @Test func dedupeKeyReusedAfterTheWindowBelongsToTheNewInvocation() throws {
+        var f = EngineFixture(policy: AppPolicy(dedupeWindow: .seconds(2)))
+        try f.receive("a", key: "k")
+        f.clock.advance(.seconds(3))
+        #expect(try !f.engine.receive(EngineFixture.request("b", key: "k")).isDuplicate)
+        f.clock.advance(.milliseconds(500))
+        // Pruning a's expired entry must not drop b's, which reuses the key.
+        let repeated = try f.engine.receive(EngineFixture.request("c", key: "k"))
+        #expect(repeated.isDuplicate)
+        #expect(repeated.invocation.id == "b")
+    }
+
+    @Test func expiredKeysArePrunedOldestFirst() throws {
+        var f = EngineFixture(policy: AppPolicy(dedupeWindow: .seconds(2)))
+        for index in 0..<3_000 {
+            try f.receive("i\(index)", key: "k\(index)")
+            f.clock.advance(.milliseconds(1))
+        }
+        // Now is 3,000 ms: k0…k1000 arrived 2 s or more before; k1001… did not.
+        #expect(f.engine.duplicate(of: "k1000", appID: app) == nil)
+        #expect(f.engine.duplicate(of: "k1001", appID: app)?.id == "i1001")
+        f.clock.advance(.seconds(2))
+        try f.receive("last", key: "k2999")
+        #expect(f.engine.duplicate(of: "k2999", appID: app)?.id == "last")
+        #expect(f.engine.duplicate(of: "k2998", appID: app) == nil)
     }
 
     @Test func rejectedInvocationRecordsTheFullErrorNameAndLeavesPendingAlone() throws {

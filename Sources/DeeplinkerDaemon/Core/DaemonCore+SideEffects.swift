@@ -1,0 +1,50 @@
+import DBusKit
+import DeeplinkerCore
+
+extension DaemonCore {
+    /// Runs effect batches whose commits are known, in the order they were applied: a batch waits
+    /// for every earlier one even if its own commit was resolved first.
+    func effectsCommitted(_ id: UInt64, _ outcome: Result<Void, any Error>) {
+        if let index = awaitingCommit.firstIndex(where: { $0.id == id }) { awaitingCommit[index].outcome = outcome }
+        while let first = awaitingCommit.first, let outcome = first.outcome {
+            awaitingCommit.removeFirst()
+            switch outcome {
+            case .success: run(first.effects)
+            case .failure(let error): logger.error("a change was not stored, its signals and deliveries are skipped: \(error)")
+            }
+        }
+    }
+
+    /// Emits `InvocationChanged`, starts deliveries and launches. Deliveries run as their own tasks
+    /// so a slow app never holds up another.
+    private func run(_ effects: [EngineEffect]) {
+        for effect in effects {
+            switch effect {
+            case .statusChanged(let invocation):
+                try? connection.emitSignal(
+                    path: DeeplinkerAPI.objectPath, interface: DeeplinkerAPI.interface, member: "InvocationChanged",
+                    arguments: [
+                        .string(invocation.appID), .string(invocation.id), .string(invocation.status.rawValue),
+                        .string(invocation.detail),
+                    ])
+            case .deliver(let attempt):
+                let (deliverer, connection, logger) = (self.deliverer, self.connection, self.logger)
+                Task {
+                    let outcome = await deliverer.deliver(attempt)
+                    logger.debug("delivery of \(attempt.invocation.id) attempt \(attempt.attempt): \(outcome)")
+                    // Our own connection closed under the call (shutdown): the outcome is unknown,
+                    // not a refusal. Leave it `delivering` so the next start redelivers it, flagged.
+                    if outcome != .acknowledged && connection.isClosed { return }
+                    self.deliveryFinished(
+                        outcome, appID: attempt.invocation.appID, invocationID: attempt.invocation.id, attempt: attempt.attempt)
+                }
+            case .launch(let appID):
+                guard let mode = config(appID)?.launch else { continue }
+                let launcher = self.launcher
+                Task { await launcher.launch(appID, mode: mode) }
+            case .appStateChanged(let record):
+                logger.info("\(record.appID) is \(record.state.rawValue)\(record.owner.map { " (\($0))" } ?? "")")
+            }
+        }
+    }
+}
