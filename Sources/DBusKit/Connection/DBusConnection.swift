@@ -55,7 +55,7 @@ public final class DBusConnection: @unchecked Sendable {
         // unowned(unsafe): deinit stops the loop before the memory goes, and a checked unowned
         // reference would trap while deinit waits for that.
         loop.onIteration = { [unowned(unsafe) self] in dispatchAll() }
-        loop.start(name: "dbus \(uniqueName)")
+        loop.start(name: "dbus\(uniqueName)")
     }
 
     deinit {

@@ -14,6 +14,7 @@ final class EventLoop: @unchecked Sendable {
     private let jobs = Mutex<(queue: [@Sendable () -> Void], finished: Bool)>(([], false))
     private let wakeFD: Int32
     private var thread: pthread_t?
+    private var threadName = ""
     private let finishedCondition = NSCondition()
 
     /// Called on the loop thread after each wake-up to let the owner dispatch messages.
@@ -33,18 +34,19 @@ final class EventLoop: @unchecked Sendable {
         close(wakeFD)
     }
 
-    /// Starts the loop thread.
+    /// Starts the loop thread, named `name` (cut to the 15 bytes Linux allows) for `top` and `perf`.
     func start(name: String) {
+        threadName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
         let box = Unmanaged.passRetained(self)
         var tid = pthread_t()
         pthread_create(&tid, nil, { raw in
             let loop = Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue()
+            cdbus_set_current_thread_name(loop.threadName)
             loop.runLoop()
             return nil
         }, box.toOpaque())
         thread = tid
         pthread_detach(tid)
-        _ = name
     }
 
     var isLoopThread: Bool {
