@@ -72,13 +72,17 @@ extension SQLiteInvocationStore {
     /// changes nothing. A delivered route also becomes the app's last route.
     static func upsert(_ invocation: Invocation, db: Database, state: SQLiteWriteState) throws {
         let arguments = invocationArguments(invocation)
-        try db.cachedStatement(sql: """
-            UPDATE invocation SET app_id = ?2, source = ?3, status = ?4, detail = ?5, received_at = ?6,
-                updated_at = ?7, target = ?8, route_source = ?9, parameters = ?10, launch_kind = ?11,
-                dedupe_key = ?12, platform_data = ?13, attempts = ?14, redelivery = ?15, revision = ?16
-            WHERE id = ?1 AND revision <= ?16
-            """).execute(arguments: arguments)
-        var applied = db.changesCount > 0
+        var applied = false
+        // Revision 0 is an invocation's first version: it can only be new, so skip the UPDATE.
+        if invocation.revision > 0 {
+            try db.cachedStatement(sql: """
+                UPDATE invocation SET app_id = ?2, source = ?3, status = ?4, detail = ?5, received_at = ?6,
+                    updated_at = ?7, target = ?8, route_source = ?9, parameters = ?10, launch_kind = ?11,
+                    dedupe_key = ?12, platform_data = ?13, attempts = ?14, redelivery = ?15, revision = ?16
+                WHERE id = ?1 AND revision <= ?16
+                """).execute(arguments: arguments)
+            applied = db.changesCount > 0
+        }
         if !applied {
             try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO invocation (\(invocationColumns))
