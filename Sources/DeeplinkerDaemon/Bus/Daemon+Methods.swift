@@ -174,7 +174,8 @@ extension Daemon {
                 let types = call.arguments[1].stringArray ?? []
                 do throws(DeeplinkerError) {
                     let commit = try core.setShortcuts(appID: s[0], types: types)
-                    MethodCallReplies.answer(call, .success(()), after: commit) { _ in [] }
+                    let rewrite = core.rewriteDesktopActions(appID: s[0], types: types)
+                    MethodCallReplies.answer(call, .success(()), after: commit, beforeReply: rewrite) { _ in [] }
                 } catch {
                     call.fail(error.dbusError)
                 }

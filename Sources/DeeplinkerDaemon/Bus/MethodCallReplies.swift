@@ -3,13 +3,17 @@ import DeeplinkerCore
 
 /// Answers a method call once its change is durable: the one path from core results to replies.
 enum MethodCallReplies {
+    /// Replies once `commit` is durable; `beforeReply` runs first when it succeeded (on the thread
+    /// that resolves the commit).
     static func answer<T: Sendable>(
         _ call: DBusMethodCall, _ result: Result<T, DeeplinkerError>, after commit: PendingCommit,
-        _ encode: @escaping @Sendable (T) -> [DBusValue]
+        beforeReply: (@Sendable () -> Void)? = nil, _ encode: @escaping @Sendable (T) -> [DBusValue]
     ) {
         commit.whenResolved(first: true) { outcome in
             switch outcome {
-            case .success: send(call, result, commitError: nil, encode)
+            case .success:
+                beforeReply?()
+                send(call, result, commitError: nil, encode)
             case .failure(let error): send(call, result, commitError: error, encode)
             }
         }

@@ -19,6 +19,8 @@ final class DaemonFixture: Sendable {
     let root: String
     let configDir: String
     let stateDir: String
+    /// `XDG_DATA_HOME` of the daemon (where an installed desktop entry would be).
+    let dataHome: String
     let serviceDir: String
     let bus: PrivateBus
     let client: DBusConnection
@@ -40,6 +42,7 @@ final class DaemonFixture: Sendable {
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-itest-\(UUID().uuidString.prefix(12))")
         configDir = root + "/config"
         stateDir = root + "/state"
+        dataHome = root + "/data"
         serviceDir = root + "/services"
         let fm = FileManager.default
         for dir in [configDir, stateDir, serviceDir] { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) }
@@ -87,7 +90,8 @@ final class DaemonFixture: Sendable {
     }
 
     var configuration: DaemonConfiguration {
-        DaemonConfiguration(configDirectory: configDir, stateDirectory: stateDir, busAddress: bus.address, environment: [:])
+        DaemonConfiguration(
+            configDirectory: configDir, stateDirectory: stateDir, busAddress: bus.address, environment: ["XDG_DATA_HOME": dataHome])
     }
 
     static let logger: Logger = {

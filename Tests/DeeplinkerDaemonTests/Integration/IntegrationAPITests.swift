@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerCore
 import DeeplinkerDaemon
 import Foundation
 import Testing
@@ -85,7 +86,16 @@ struct IntegrationAPITests {
         let denied = try await f.failingCall("SetAppState", [.string(recipes), .string("active")], from: outsider)
         #expect(denied.name == "org.deeplinker.Error.AccessDenied")
         #expect(denied.message.contains(outsider.uniqueName) && denied.message.contains(recipes))
+        // An installed desktop entry gets the published shortcuts as its actions (SPEC §8).
+        let applications = f.dataHome + "/applications"
+        try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
+        let entryPath = applications + "/\(recipes).desktop"
+        let recipesConfig = try RouteFileParser.parse(try TestRouteFiles.shipped(recipes), appID: recipes, file: "\(recipes).toml")
+        try DesktopEntry.render(config: recipesConfig).write(toFile: entryPath, atomically: true, encoding: .utf8)
         try await f.call("SetShortcuts", [.string(recipes), .strings(["com.bestrecipes.favorites"])])
+        let entry = try String(contentsOfFile: entryPath, encoding: .utf8)
+        #expect(entry.contains("Actions=com-bestrecipes-favorites;\n"))
+        #expect(!entry.contains("com-bestrecipes-search"))
         let unavailable = try await f.failingCall("PerformShortcut", [.string(recipes), .string("com.bestrecipes.search")])
         #expect(unavailable.name == "org.deeplinker.Error.ShortcutUnavailable")
         #expect(unavailable.message.contains("com.bestrecipes.search"))

@@ -1,5 +1,3 @@
-import DeeplinkerCore
-
 /// Renders an app's desktop entry (SPEC §8): `Exec` routes through `deeplinker open --app ID %u`,
 /// `MimeType` claims each scheme, `Actions` are the app's shortcuts. `desktop-file-validate` clean.
 public enum DesktopEntry {
@@ -21,6 +19,34 @@ public enum DesktopEntry {
         if !config.schemes.isEmpty {
             lines.append("MimeType=" + config.schemes.map { "x-scheme-handler/\($0);" }.joined())
         }
+        return withActions(lines, config: config, published: published, exec: exec)
+    }
+
+    /// An installed entry with its `Actions` replaced by the published shortcut `types` (SPEC §8:
+    /// `SetShortcuts` rewrites an installed entry's actions). Everything else in the main group is
+    /// kept; the actions' `Exec` uses the program of the main group's `Exec`.
+    public static func replacingActions(in text: String, config: AppConfig, shortcuts types: [String]) -> String {
+        var main: [String] = []
+        var exec = "deeplinker"
+        var inMain = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("[") {
+                inMain = line == "[Desktop Entry]"
+                if inMain { main.append(line) }
+                continue
+            }
+            guard inMain, !line.hasPrefix("Actions=") else { continue }
+            if line.hasPrefix("Exec="), let program = firstExecArgument(String(line.dropFirst(5))) { exec = program }
+            main.append(line)
+        }
+        while main.last?.isEmpty == true { main.removeLast() }
+        let published = config.shortcuts.filter { types.contains($0.type) }
+        return withActions(main, config: config, published: published, exec: exec)
+    }
+
+    /// `lines` (the main group) followed by `Actions=` and one group per published shortcut.
+    private static func withActions(_ lines: [String], config: AppConfig, published: [ShortcutConfig], exec: String) -> String {
+        var lines = lines
         if !published.isEmpty {
             lines.append("Actions=" + published.map { actionID($0.type) + ";" }.joined())
         }
@@ -32,6 +58,23 @@ public enum DesktopEntry {
             lines.append("Exec=\(exec) shortcut \(config.appID) \(quoteExecArgument(shortcut.type))")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The program of an `Exec` value, quoted as written (`deeplinker`, `"/opt/my tools/deeplinker"`).
+    static func firstExecArgument(_ exec: String) -> String? {
+        let trimmed = exec.drop { $0 == " " }
+        guard let first = trimmed.first else { return nil }
+        if first == "\"" {
+            var escaped = false
+            for index in trimmed.indices.dropFirst() {
+                let c = trimmed[index]
+                if escaped { escaped = false; continue }
+                if c == "\\" { escaped = true; continue }
+                if c == "\"" { return String(trimmed[...index]) }
+            }
+            return nil
+        }
+        return String(trimmed.prefix { $0 != " " })
     }
 
     /// A desktop action id from a shortcut type: action ids allow only `A-Za-z0-9-`.
