@@ -5,20 +5,9 @@ import Foundation
 /// the daemon's search path (SPEC §5): `--config-dir` alone, else `$XDG_CONFIG_HOME/deeplinker/apps`,
 /// then `deeplinker/apps` under each of `$XDG_DATA_DIRS`.
 public enum RouteFiles {
-    /// The directories searched, in order.
+    /// The directories searched, in order: the daemon's (`RouteSearchPath`).
     public static func searchPath(configDir: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        if let configDir { return [configDir] }
-        var directories: [String] = []
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            directories.append(config + "/deeplinker/apps")
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            directories.append(home + "/.config/deeplinker/apps")
-        }
-        let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
-        for dir in dataDirs.split(separator: ":") where dir.hasPrefix("/") {
-            directories.append(String(dir) + "/deeplinker/apps")
-        }
-        return directories
+        RouteSearchPath.directories(configDir: configDir, environment: environment)
     }
 
     /// The winning `<app-id>.toml` per app id (first directory wins), plus every file found in
