@@ -6,6 +6,9 @@
 /// injected ``EngineClock``. It is a value type: the daemon keeps one inside a single actor.
 public struct DeeplinkEngine: Sendable {
     let clock: any EngineClock
+
+    /// The engine clock's time, µs since the Unix epoch (for ids and timestamps made around it).
+    public var now: Int64 { clock.nowMicroseconds() }
     /// The policy of every configured app; an app without one is unknown.
     var policies: [String: AppPolicy]
     var apps: [String: EngineAppRecord] = [:]

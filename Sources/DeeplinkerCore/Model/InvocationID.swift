@@ -1,26 +1,25 @@
-/// Invocation ids: random (version 4) UUIDs in lowercase text. Made here rather than with
-/// Foundation's `UUID().uuidString.lowercased()`, which cost a fifth of an `OpenURL`'s core time.
+/// Invocation ids: time-ordered (version 7, RFC 9562) UUIDs in lowercase text. Ids made later sort
+/// later, so the store's id index grows at one end instead of touching a random page per
+/// invocation, which kept group commits' write-ahead log (and fsync) several times larger.
 public enum InvocationID {
-    /// A new random id, e.g. `"3f2c9a1e-7b4d-4c1a-9e0f-5a6b7c8d9e0f"`.
-    public static func make() -> String {
+    /// A new id for an invocation received at `unixMilliseconds`,
+    /// e.g. `"019ab0f2-3c41-7d2e-9a7b-5c3d2e1f0a9b"`.
+    public static func make(unixMilliseconds: Int64) -> String {
         var generator = SystemRandomNumberGenerator()
-        return make(using: &generator)
+        return make(unixMilliseconds: unixMilliseconds, using: &generator)
     }
 
-    /// A version 4 UUID from `generator`'s bits (tests pass a seeded one).
-    public static func make<G: RandomNumberGenerator>(using generator: inout G) -> String {
-        let high = generator.next() & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000  // version 4
-        let low = generator.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 4122 variant
-        var bytes = [UInt8](repeating: 0, count: 36)
+    /// A version 7 UUID: 48 bits of milliseconds, then random bits from `generator`.
+    public static func make<G: RandomNumberGenerator>(unixMilliseconds: Int64, using generator: inout G) -> String {
+        let milliseconds = UInt64(clamping: max(0, unixMilliseconds)) & 0xFFFF_FFFF_FFFF
+        let high = milliseconds << 16 | 0x7000 | (generator.next() & 0x0FFF)  // version 7, rand_a
+        let low = generator.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 9562 variant, rand_b
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
         var position = 0
         for word in [high, low] {
             for nibble in 0..<16 {
-                if position == 8 || position == 13 || position == 18 || position == 23 {
-                    bytes[position] = UInt8(ascii: "-")
-                    position += 1
-                }
-                let value = Int((word >> UInt64(60 - 4 * nibble)) & 0xF)
-                bytes[position] = hexDigits[value]
+                if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+                bytes[position] = hexDigits[Int((word >> UInt64(60 - 4 * nibble)) & 0xF)]
                 position += 1
             }
         }

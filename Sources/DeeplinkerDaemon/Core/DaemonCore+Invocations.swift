@@ -16,7 +16,7 @@ extension DaemonCore {
         launchKind: String? = nil, recordAs: String? = nil,
         resolve: (AppRegistry, Set<String>?) throws(DeeplinkerError) -> Resolution
     ) -> (Result<InvocationReply, DeeplinkerError>, PendingCommit) {
-        let id = InvocationID.make()
+        let id = InvocationID.make(unixMilliseconds: engine.now / 1_000)
         let resolution: Resolution
         do {
             resolution = try resolve(registry, publishedShortcuts(appID))

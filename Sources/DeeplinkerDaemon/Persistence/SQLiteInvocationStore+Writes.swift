@@ -2,9 +2,10 @@ import DeeplinkerCore
 import GRDB
 
 extension SQLiteInvocationStore {
-    /// Commits one batch in a single transaction (one fsync), synchronously on the commit queue. Each
-    /// caller's changes run in their own savepoint so one failing write does not fail the others;
-    /// history is trimmed in the same transaction.
+    /// Commits one batch in a single transaction (one fsync), synchronously on the commit queue;
+    /// history is trimmed in the same transaction. The batch is first written straight through; if
+    /// any write fails, that transaction is rolled back and the batch is written again with each
+    /// caller's changes in their own savepoint, so one failing write does not fail the others.
     static func commit(
         _ batch: [[StoreChange]],
         pool: DatabasePool,
@@ -12,13 +13,20 @@ extension SQLiteInvocationStore {
         historyLimit: Int
     ) -> [Result<Void, any Error>] {
         do {
+            // Savepoints cost two statements per caller; failures are rare, so try without first.
             return try pool.write { db in
-                if batch.count == 1 {
-                    // A lone write needs no savepoint: the transaction itself makes it all-or-nothing.
-                    for change in batch[0] { try apply(change, db: db, state: state) }
-                    try trimHistory(db: db, state: state, limit: historyLimit)
-                    return [.success(())]
+                for changes in batch {
+                    for change in changes { try apply(change, db: db, state: state) }
                 }
+                try trimHistory(db: db, state: state, limit: historyLimit)
+                return Array(repeating: .success(()), count: batch.count)
+            }
+        } catch {
+            state.invocationCount = nil
+            guard batch.count > 1 else { return [.failure(error)] }
+        }
+        do {
+            return try pool.write { db in
                 var results: [Result<Void, any Error>] = []
                 results.reserveCapacity(batch.count)
                 for changes in batch {

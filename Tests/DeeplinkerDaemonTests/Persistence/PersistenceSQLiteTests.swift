@@ -74,6 +74,33 @@ import Testing
         try await store.close()
     }
 
+    @Test func oneFailingWriteInABatchFailsOnlyItsCaller() async throws {
+        let directory = try TemporaryDirectory()
+        let gate = DispatchSemaphore(value: 0)
+        let store = try SQLiteInvocationStore(
+            directory: directory.path, historyLimit: 10_000, beforeBatch: { _ in gate.wait(); gate.signal() })
+        // A trigger refuses one row, as a full disk or a constraint would.
+        try await store.pool.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_bad BEFORE INSERT ON invocation WHEN NEW.id = 'bad'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        let held = store.enqueue([.invocation(S.invocation("first", at: 1))])
+        let batch = ["a", "bad", "c"].enumerated().map { index, id in
+            store.enqueue([.invocation(S.invocation(id, at: Int64(10 + index)))])
+        }
+        gate.signal()
+        try await held.wait()
+        try await batch[0].wait()
+        await #expect(throws: (any Error).self) { try await batch[1].wait() }
+        try await batch[2].wait()
+        // 'bad' always shares its batch (everything was queued behind the held commit), so the batch
+        // was written straight through, rolled back, and written again with savepoints.
+        #expect(try await store.history(appID: nil, limit: 0).map(\.id).sorted() == ["a", "c", "first"])
+        try await store.close()
+    }
+
     @Test func manyConcurrentCallersAllGetTheirWriteCommitted() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteInvocationStore(directory: directory.path)
