@@ -80,7 +80,7 @@ let package = Package(
                 "DeeplinkerDaemon",
             ]
         ),
-        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit"]),
+        .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DeeplinkerTestSupport"]),
         .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore"]),
         .testTarget(
             name: "DeeplinkerDaemonTests",
@@ -91,8 +91,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DeeplinkerCLITests",
-            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore"]
+            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerTestSupport"]
         ),
+        // Helpers shared by the test targets (waiting on events without sleeping).
+        .target(name: "DeeplinkerTestSupport", dependencies: ["DBusKit"], path: "Tests/Support"),
         // libFuzzer targets (scripts/fuzz.sh NAME SECONDS; build with --sanitize=fuzzer).
         .executableTarget(name: "fuzz-url-matching", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-url-matching"),
         .executableTarget(name: "fuzz-payload-mapping", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-payload-mapping"),

@@ -23,34 +23,3 @@ final class BusFixture: Sendable {
         return connection
     }
 }
-
-/// Collects values from callbacks and lets a test wait for them without sleeping.
-final class Inbox<Element: Sendable>: Sendable {
-    private let stream: AsyncStream<Element>
-    private let continuation: AsyncStream<Element>.Continuation
-
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Element.self)
-    }
-
-    func put(_ element: Element) { continuation.yield(element) }
-
-    /// The next element; fails the test after `timeout` (a guard against hangs, not a wait).
-    func next(timeout: Duration = .seconds(10)) async throws -> Element {
-        try await withThrowingTaskGroup(of: Element?.self) { group in
-            group.addTask { [stream] in
-                var iterator = stream.makeAsyncIterator()
-                return await iterator.next()
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw DBusError.failed("timed out waiting for an event")
-            }
-            return value
-        }
-    }
-}

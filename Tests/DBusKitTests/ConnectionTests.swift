@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 

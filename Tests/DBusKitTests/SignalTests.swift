@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerTestSupport
 import Testing
 
 @Suite struct SignalTests {

@@ -1,3 +1,4 @@
+import DeeplinkerTestSupport
 import Foundation
 
 /// A long-running `deeplinker` (or other) process: lines of its stdout and stderr can be awaited,

@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerTestSupport
 import DeeplinkerClient
 import Foundation
 import Testing

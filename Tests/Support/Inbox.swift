@@ -1,19 +1,20 @@
 import DBusKit
 import Foundation
 
-/// Collects values from callbacks and lets a test wait for them without sleeping.
-final class Inbox<Element: Sendable>: Sendable {
+/// Collects values from callbacks and lets a test wait for them without sleeping (shared by the
+/// test targets through `DeeplinkerTestSupport`).
+public final class Inbox<Element: Sendable>: Sendable {
     private let stream: AsyncStream<Element>
     private let continuation: AsyncStream<Element>.Continuation
 
-    init() {
+    public init() {
         (stream, continuation) = AsyncStream.makeStream(of: Element.self)
     }
 
-    func put(_ element: Element) { continuation.yield(element) }
+    public func put(_ element: Element) { continuation.yield(element) }
 
     /// The next element; fails after `timeout` (a guard against hangs, not a wait).
-    func next(timeout: Duration = .seconds(15)) async throws -> Element {
+    public func next(timeout: Duration = .seconds(15)) async throws -> Element {
         try await withThrowingTaskGroup(of: Element?.self) { group in
             group.addTask { [stream] in
                 var iterator = stream.makeAsyncIterator()
@@ -32,7 +33,7 @@ final class Inbox<Element: Sendable>: Sendable {
     }
 
     /// The next element satisfying `predicate`, skipping others.
-    func next(where predicate: (Element) -> Bool, timeout: Duration = .seconds(15)) async throws -> Element {
+    public func next(where predicate: (Element) -> Bool, timeout: Duration = .seconds(15)) async throws -> Element {
         while true {
             let element = try await next(timeout: timeout)
             if predicate(element) { return element }
