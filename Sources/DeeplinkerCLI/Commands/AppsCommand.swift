@@ -7,20 +7,11 @@ struct AppsCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    struct Row: Codable {
-        var appID: String
-        var state: String
-        enum CodingKeys: String, CodingKey {
-            case appID = "app_id"
-            case state
-        }
-    }
-
     func run() async throws {
         let rows = try await DaemonSession.run(options) { proxy in
-            var rows: [Row] = []
+            var rows: [AppStateRow] = []
             for id in try await proxy.listApps() {
-                rows.append(Row(appID: id, state: try await proxy.appState(appID: id)))
+                rows.append(AppStateRow(appID: id, state: try await proxy.appState(appID: id)))
             }
             return rows
         }
