@@ -4,29 +4,42 @@ import DeeplinkerCore
 extension DaemonCore {
     /// Runs effect batches whose commits are known, in the order they were applied: a batch waits
     /// for every earlier one even if its own commit was resolved first.
-    func effectsCommitted(_ id: UInt64, _ outcome: Result<Void, any Error>) {
-        if let index = awaitingCommit.firstIndex(where: { $0.id == id }) { awaitingCommit[index].outcome = outcome }
+    func effectsCommitted(_ id: UInt64, _ outcome: Result<Void, any Error>, signals: [DBusMessage]) {
+        if let index = awaitingCommit.firstIndex(where: { $0.id == id }) {
+            awaitingCommit[index].outcome = outcome
+            awaitingCommit[index].signals = signals
+        }
         while let first = awaitingCommit.first, let outcome = first.outcome {
             awaitingCommit.removeFirst()
             switch outcome {
-            case .success: run(first.effects)
+            case .success:
+                for signal in first.signals { connection.send(signal) }
+                run(first.effects)
             case .failure(let error): logger.error("a change was not stored, its signals and deliveries are skipped: \(error)")
             }
         }
     }
 
-    /// Emits `InvocationChanged`, starts deliveries and launches. Deliveries run as their own tasks
-    /// so a slow app never holds up another.
+    /// The `InvocationChanged` signals of `effects`, in order (never parameter values, SPEC §3).
+    nonisolated static func invocationChangedSignals(_ effects: [EngineEffect]) -> [DBusMessage] {
+        effects.compactMap { effect in
+            guard case .statusChanged(let invocation) = effect else { return nil }
+            return try? DBusMessage.signal(
+                path: DeeplinkerAPI.objectPath, interface: DeeplinkerAPI.interface, member: "InvocationChanged",
+                arguments: [
+                    .string(invocation.appID), .string(invocation.id), .string(invocation.status.rawValue),
+                    .string(invocation.detail),
+                ])
+        }
+    }
+
+    /// Starts deliveries and launches (the signals went out before). Deliveries run as their own
+    /// tasks so a slow app never holds up another.
     private func run(_ effects: [EngineEffect]) {
         for effect in effects {
             switch effect {
-            case .statusChanged(let invocation):
-                try? connection.emitSignal(
-                    path: DeeplinkerAPI.objectPath, interface: DeeplinkerAPI.interface, member: "InvocationChanged",
-                    arguments: [
-                        .string(invocation.appID), .string(invocation.id), .string(invocation.status.rawValue),
-                        .string(invocation.detail),
-                    ])
+            case .statusChanged:
+                continue
             case .deliver(let attempt):
                 let (deliverer, connection, logger) = (self.deliverer, self.connection, self.logger)
                 Task {

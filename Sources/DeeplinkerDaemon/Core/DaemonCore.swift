@@ -26,7 +26,7 @@ actor DaemonCore {
     /// Activation tokens from `ActivationToken`, by notification id, until the click arrives.
     var notificationTokens: [UInt32: String] = [:]
     /// Effect batches (signals, deliveries, launches) waiting for their commit, in apply order.
-    var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?)] = []
+    var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?, signals: [DBusMessage])] = []
     var nextBatchID: UInt64 = 0
     let deliverer: Deliverer
     let launcher: Launcher
@@ -72,10 +72,12 @@ actor DaemonCore {
         guard !effects.isEmpty else { return commit }
         nextBatchID += 1
         let id = nextBatchID
-        awaitingCommit.append((id, effects, nil))
+        awaitingCommit.append((id, effects, nil, []))
         let executor = self.executor
         commit.whenResolved { outcome in
-            executor.execute { self.assumeIsolated { $0.effectsCommitted(id, outcome) } }
+            // Marshalled here, on the committing thread: the bus thread is the daemon's busiest.
+            let signals = (try? outcome.get()) == nil ? [] : Self.invocationChangedSignals(effects)
+            executor.execute { self.assumeIsolated { $0.effectsCommitted(id, outcome, signals: signals) } }
         }
         return commit
     }
