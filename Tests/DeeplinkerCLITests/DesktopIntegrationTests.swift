@@ -54,4 +54,26 @@ import Testing
         #expect(pending?.target == "recipe")
         #expect(pending?.parameters == ["id": "12"])
     }
+
+    /// `xdg-open` looks a scheme's handler up as typed: `deeplinkTutorial://` must reach the daemon.
+    @Test func xdgOpenFindsAMixedCaseScheme() async throws {
+        let f = try await DaemonFixture()
+        let apartments = "com.example.Apartments"
+        let binDir = URL(fileURLWithPath: DaemonFixture.binary).deletingLastPathComponent().path
+        let env = f.environment(["PATH": binDir + ":/usr/bin:/bin", "XDG_CURRENT_DESKTOP": "", "DISPLAY": ":99"])
+        let install = try await DaemonFixture.runProcess(
+            DaemonFixture.binary, ["install-desktop", apartments, "--config-dir", f.configDir], environment: env)
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.lines.contains("default handler for x-scheme-handler/deeplinkTutorial"))
+
+        let proxy = try f.proxy()
+        defer { proxy.connection.close() }
+        let changes = Inbox<InvocationChange>()
+        try await proxy.onInvocationChanged { changes.put($0) }
+        let open = try await DaemonFixture.runProcess("/usr/bin/xdg-open", ["deeplinkTutorial://messages/1"], environment: env)
+        #expect(open.status == 0, "\(open.stdout)\(open.stderr)")
+        let change = try await changes.next()
+        #expect(change.appID == apartments)
+        #expect(try await proxy.pending(appID: apartments)?.target == "messages.details")
+    }
 }

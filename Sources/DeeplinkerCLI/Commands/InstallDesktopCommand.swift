@@ -44,15 +44,15 @@ struct InstallDesktopCommand: AsyncParsableCommand {
             throw CLIFailure(.failure, "cannot write \(file): \(error.localizedDescription)")
         }
         _ = try? runTool("update-desktop-database", [directory])
-        for scheme in config.schemes {
+        for scheme in DesktopEntry.handlerSchemes(config) {
             let status = try runTool("xdg-mime", ["default", "\(appID).desktop", "x-scheme-handler/\(scheme)"])
             guard status == 0 else {
                 throw CLIFailure(.failure, "xdg-mime default \(appID).desktop x-scheme-handler/\(scheme) failed with status \(status)")
             }
         }
-        if options.json { return Output.json(JSONOutput(file: file, schemes: config.schemes)) }
+        if options.json { return Output.json(JSONOutput(file: file, schemes: DesktopEntry.handlerSchemes(config))) }
         Output.line("wrote \(file)")
-        for scheme in config.schemes { Output.line("default handler for x-scheme-handler/\(scheme)") }
+        for scheme in DesktopEntry.handlerSchemes(config) { Output.line("default handler for x-scheme-handler/\(scheme)") }
     }
 
     /// Runs a tool found on PATH, its output going to our stderr; returns its exit status.

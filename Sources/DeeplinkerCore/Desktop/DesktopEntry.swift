@@ -17,7 +17,7 @@ public enum DesktopEntry {
             "StartupNotify=true",
         ]
         if !config.schemes.isEmpty {
-            lines.append("MimeType=" + config.schemes.map { "x-scheme-handler/\($0);" }.joined())
+            lines.append("MimeType=" + handlerSchemes(config).map { "x-scheme-handler/\($0);" }.joined())
         }
         return withActions(lines, config: config, published: published, exec: exec)
     }
@@ -44,15 +44,29 @@ public enum DesktopEntry {
         return withActions(main, config: config, published: published, exec: exec)
     }
 
+    /// The schemes to register a handler for: each lowercase scheme, then its spelling in the file
+    /// when that differs (`xdg-open deeplinkTutorial://…` looks up `x-scheme-handler/deeplinkTutorial`).
+    public static func handlerSchemes(_ config: AppConfig) -> [String] {
+        var out: [String] = []
+        for (index, scheme) in config.schemes.enumerated() {
+            out.append(scheme)
+            if index < config.schemeSpellings.count, config.schemeSpellings[index] != scheme {
+                out.append(config.schemeSpellings[index])
+            }
+        }
+        return out
+    }
+
     /// `lines` (the main group) followed by `Actions=` and one group per published shortcut.
     private static func withActions(_ lines: [String], config: AppConfig, published: [ShortcutConfig], exec: String) -> String {
         var lines = lines
+        let ids = actionIDs(published.map(\.type))
         if !published.isEmpty {
-            lines.append("Actions=" + published.map { actionID($0.type) + ";" }.joined())
+            lines.append("Actions=" + ids.map { $0 + ";" }.joined())
         }
-        for shortcut in published {
+        for (shortcut, id) in zip(published, ids) {
             lines.append("")
-            lines.append("[Desktop Action \(actionID(shortcut.type))]")
+            lines.append("[Desktop Action \(id)]")
             lines.append("Name=\(escape(shortcut.title))")
             if let icon = shortcut.icon, !icon.isEmpty { lines.append("Icon=\(escape(icon))") }
             lines.append("Exec=\(exec) shortcut \(config.appID) \(quoteExecArgument(shortcut.type))")
@@ -80,6 +94,23 @@ public enum DesktopEntry {
     /// A desktop action id from a shortcut type: action ids allow only `A-Za-z0-9-`.
     public static func actionID(_ type: String) -> String {
         String(type.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "-" })
+    }
+
+    /// Action ids for `types`, in order and unique: a type whose id is taken (`a.b` after `a-b`)
+    /// gets `-2`, `-3`, … appended.
+    public static func actionIDs(_ types: [String]) -> [String] {
+        var used = Set<String>()
+        return types.map { type in
+            let base = actionID(type)
+            var id = base
+            var suffix = 2
+            while used.contains(id) {
+                id = "\(base)-\(suffix)"
+                suffix += 1
+            }
+            used.insert(id)
+            return id
+        }
     }
 
     /// Quotes an `Exec` argument when it holds reserved characters (desktop entry spec).

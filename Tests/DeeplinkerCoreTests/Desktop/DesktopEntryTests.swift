@@ -54,6 +54,19 @@ struct DesktopEntryTests {
             .replacingOccurrences(of: "Terminal=false\n", with: "Terminal=false\nX-Added-By-User=yes\n"))
     }
 
+    @Test func actionIDsStayUniqueWhenTypesDifferOnlyInPunctuation() {
+        #expect(DesktopEntry.actionIDs(["a-b", "a.b", "a_b", "c"]) == ["a-b", "a-b-2", "a-b-3", "c"])
+    }
+
+    @Test func mixedCaseSchemeIsRegisteredAsWrittenToo() throws {
+        let config = try RouteFileParser.parse(
+            "schemes = [\"deeplinkTutorial\", \"plain\"]\n", appID: "com.example.Apartments", file: "com.example.Apartments.toml")
+        #expect(config.schemes == ["deeplinktutorial", "plain"])
+        #expect(DesktopEntry.handlerSchemes(config) == ["deeplinktutorial", "deeplinkTutorial", "plain"])
+        #expect(DesktopEntry.render(config: config).contains(
+            "MimeType=x-scheme-handler/deeplinktutorial;x-scheme-handler/deeplinkTutorial;x-scheme-handler/plain;\n"))
+    }
+
     @Test func publishingNothingRemovesEveryAction() throws {
         let config = try Self.config()
         let rewritten = DesktopEntry.replacingActions(in: DesktopEntry.render(config: config), config: config, shortcuts: [])

@@ -168,6 +168,7 @@ struct RouteFileParserTests {
         ("[targets]\nhome = {}\n[[notifications.rules]]\nwhen = \"a\"\ntarget = \"home\"\nequals = [1]", "6:10", "expected a string, integer or boolean"),
         ("[targets]\nhome = {}\n[[shortcuts]]\ntype = \"a\"\ntitle = \"A\"\ntarget = \"home\"\n[[shortcuts]]\ntype = \"a\"\ntitle = \"B\"\ntarget = \"home\"", "8:8", "configured twice"),
         ("[targets]\nhome = {}\n[[shortcuts]]\ntype = \"a\"\ntarget = \"home\"", "3:1", "missing key \"title\""),
+        ("[targets]\nhome = {}\n[[shortcuts]]\ntype = \"a\\nb\"\ntitle = \"A\"\ntarget = \"home\"", "4:8", "contains a control character"),
         ("[targets]\nr = { id = \"int\" }\n[[shortcuts]]\ntype = \"a\"\ntitle = \"A\"\ntarget = \"r\"", "6:10", "leaves required parameter \"id\""),
         ("[targets]\nhome = {}\n[[shortcuts]]\ntype = \"a\"\ntitle = \"A\"\ntarget = \"home\"\ncolor = \"red\"", "7:1", "shortcuts[0].color: unknown key \"color\""),
         ("routes = 5", "1:10", "expected an array"),

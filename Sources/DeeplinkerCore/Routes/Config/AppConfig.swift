@@ -7,6 +7,9 @@ public struct AppConfig: Sendable {
     public var name: String?
     /// Custom URL schemes, lowercase.
     public var schemes: [String]
+    /// The schemes as the file spells them (`deeplinkTutorial`): desktop handlers are registered
+    /// under these too, because `xdg-open` looks a scheme's handler up without folding case.
+    public var schemeSpellings: [String]
     public var domains: [DomainPattern]
     public var launch: LaunchMode
     public var delivery: DeliveryMode
@@ -36,6 +39,7 @@ public struct AppConfig: Sendable {
         self.file = file
         name = nil
         schemes = []
+        schemeSpellings = []
         domains = []
         launch = .dbus
         delivery = .activateAction

@@ -51,6 +51,10 @@ extension RouteFileParser {
             }
             let type = try string(s["type"]!, at: itemPath.appending("type"))
             guard !type.isEmpty else { throw fail(itemPath.appending("type"), "shortcut type must not be empty") }
+            // A type ends up in desktop entries (Exec lines), which cannot hold control characters.
+            guard !type.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw fail(itemPath.appending("type"), "shortcut type \"\(type.debugDescription.dropFirst().dropLast())\" contains a control character")
+            }
             if shortcuts.contains(where: { $0.type == type }) {
                 throw fail(itemPath.appending("type"), "shortcut type \"\(type)\" is configured twice")
             }

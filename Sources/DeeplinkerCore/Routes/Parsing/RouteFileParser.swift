@@ -52,7 +52,8 @@ public struct RouteFileParser {
         var config = AppConfig(appID: appID, file: file)
 
         if let value = root["name"] { config.name = try string(value, at: top.appending("name")) }
-        config.schemes = try parseSchemes(root["schemes"], at: top.appending("schemes"))
+        config.schemeSpellings = try parseSchemes(root["schemes"], at: top.appending("schemes"))
+        config.schemes = config.schemeSpellings.map { $0.lowercased() }
         config.domains = try parseDomains(root["domains"], at: top.appending("domains"))
         if let value = root["launch"] { config.launch = try parseLaunch(value, at: top.appending("launch")) }
         if let value = root["delivery"] {
@@ -115,9 +116,11 @@ public struct RouteFileParser {
         return config
     }
 
+    /// The schemes as spelled in the file, validated case-insensitively.
     func parseSchemes(_ value: TOMLValueConvertible?, at path: TOMLKeyPath) throws(ConfigError) -> [String] {
         guard let value else { return [] }
         var schemes: [String] = []
+        var spellings: [String] = []
         for (i, text) in try stringArray(value, at: path).enumerated() {
             let lower = text.lowercased()
             let bytes = Array(lower.utf8)
@@ -129,8 +132,9 @@ public struct RouteFileParser {
             }
             guard !schemes.contains(lower) else { throw fail(path.appending(i), "scheme \"\(text)\" is listed twice") }
             schemes.append(lower)
+            spellings.append(text)
         }
-        return schemes
+        return spellings
     }
 
     func parseDomains(_ value: TOMLValueConvertible?, at path: TOMLKeyPath) throws(ConfigError) -> [DomainPattern] {
