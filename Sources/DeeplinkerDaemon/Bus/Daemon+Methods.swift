@@ -18,7 +18,16 @@ extension Daemon {
                 guard case .string(let s) = value else { continue }
                 if s.utf8.count > Limits.stringArgumentBytes {
                     let argument = method.inputs[index].name
-                    return call.fail(DeeplinkerError.tooLarge(what: "argument '\(argument)'", size: s.utf8.count, limit: Limits.stringArgumentBytes).dbusError)
+                    let error = DeeplinkerError.tooLarge(what: "argument '\(argument)'", size: s.utf8.count, limit: Limits.stringArgumentBytes)
+                    // A refused invocation of a configured app is still recorded (`rejected`).
+                    guard index > 0, let app = call.arguments[0].stringValue, let source = Self.refusalSource(name, call.arguments)
+                    else { return call.fail(error.dbusError) }
+                    return events.submit { core in
+                        let (result, commit) = core.invoke(appID: app, kind: "", input: "", source: source, platformData: [:]) {
+                            _, _ throws(DeeplinkerError) in throw error
+                        }
+                        MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)
+                    }
                 }
                 strings.append(s)
             }
@@ -86,24 +95,24 @@ extension Daemon {
         case "Invoke":
             return { call, s, core in
                 let (app, source, input) = (s[0], s[1], s[2])
+                let recorded = Self.invokeSource(source, input: input)
+                // With no app id, a refused URL is recorded for the app that claims it, if exactly one does.
+                let claimant = app.isEmpty && source == "url"
+                    ? (try? ValidatedURL(input)).flatMap { try? core.registry.app(for: $0) } : nil
                 let data: [String: String]
                 do throws(DeeplinkerError) {
                     data = try Self.platformData(call.arguments[3])
                 } catch {
-                    return MethodCallReplies.answer(call, Result<InvocationReply, DeeplinkerError>.failure(error), MethodCallReplies.route)
+                    let (result, commit) = core.invoke(
+                        appID: app, kind: "", input: "", source: recorded, platformData: [:], recordAs: claimant
+                    ) { _, _ throws(DeeplinkerError) in throw error }
+                    return MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)
                 }
-                var recorded: Source = switch source {
-                case "notification": .notification
-                case "shortcut": .shortcut
-                case "activity": .activity
-                case "launch": Self.source(of: try? LaunchClassifier.classify(input))
-                default: input.lowercased().hasPrefix("https:") ? .universalLink : .url
-                }
-                if source == "url", input.lowercased().hasPrefix("https:") { recorded = .universalLink }
                 let kind = source == "activity" ? "activity" : source
                 let dedupeInput = source == "activity" ? (data["activity-type"] ?? "browsing-web") + "\u{1F}" + input : input
-                let (result, commit) = core.invoke(appID: app, kind: kind, input: dedupeInput, source: recorded, platformData: data) {
-                    (registry, published) throws(DeeplinkerError) in
+                let (result, commit) = core.invoke(
+                    appID: app, kind: kind, input: dedupeInput, source: recorded, platformData: data, recordAs: claimant
+                ) { (registry, published) throws(DeeplinkerError) in
                     try registry.resolveInvoke(appID: app, source: source, input: input, platformData: data, publishedShortcuts: published)
                 }
                 MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)
@@ -206,6 +215,32 @@ extension Daemon {
             }
         default:
             return { call, _, _ in call.fail(.failed("\(name) is not implemented")) }
+        }
+    }
+
+    /// The source an `Invoke` is recorded with.
+    static func invokeSource(_ source: String, input: String) -> Source {
+        switch source {
+        case "notification": .notification
+        case "shortcut": .shortcut
+        case "activity": .activity
+        case "launch": Self.source(of: try? LaunchClassifier.classify(input))
+        default: input.lowercased().hasPrefix("https:") ? .universalLink : .url
+        }
+    }
+
+    /// The source a call refused before routing (an oversized argument) is recorded with; nil for
+    /// methods that are not invocations.
+    static func refusalSource(_ method: String, _ arguments: [DBusValue]) -> Source? {
+        switch method {
+        case "OpenURL": (arguments[1].stringValue ?? "").lowercased().hasPrefix("https:") ? .universalLink : .url
+        case "ActivateNotification": .notification
+        case "PerformShortcut": .shortcut
+        case "ContinueActivity": .activity
+        case "Launch": .url
+        case "Invoke":
+            (arguments[1].stringValue).map { $0.utf8.count <= Limits.stringArgumentBytes ? invokeSource($0, input: "") : .url } ?? .url
+        default: nil
         }
     }
 

@@ -130,6 +130,34 @@ struct IntegrationAPITests {
         await f.shutdown()
     }
 
+    @Test("refusals before routing are recorded too: an oversized argument, a bad platform_data value, Invoke without app id")
+    func refusalsBeforeRoutingAreRecorded() async throws {
+        let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)])
+        let huge = "https://bestrecipes.com/recipe?id=" + String(repeating: "1", count: 70_000)
+        let tooLarge = try await f.failingCall("OpenURL", [.string(recipes), .string(huge)])
+        #expect(tooLarge.name == "org.deeplinker.Error.TooLarge")
+        let badData = try await f.failingCall("Invoke", [
+            .string(recipes), .string("url"), .string("bestrecipes://home"), .variantDictionary(["activation-token": .int32(7)]),
+        ])
+        #expect(badData.name == "org.deeplinker.Error.InvalidParameter")
+        let unrouted = try await f.failingCall("Invoke", [
+            .string(""), .string("url"), .string("https://bestrecipes.com/admin/x"), .variantDictionary([:]),
+        ])
+        #expect(unrouted.name == "org.deeplinker.Error.NoRoute")
+        // An oversized app id or an unknown app leaves no trace.
+        _ = try await f.failingCall("OpenURL", [.string(String(repeating: "a", count: 70_000)), .string("bestrecipes://home")])
+        _ = try await f.failingCall("OpenURL", [.string("com.nobody.App"), .string(huge)])
+
+        let rows = try await f.history()
+        #expect(rows.count == 3)
+        #expect(rows.allSatisfy { $0.appID == recipes && $0.status == "rejected" && $0.target.isEmpty })
+        #expect(Set(rows.map(\.source)) == ["universal-link", "url"])
+        for error in ["TooLarge", "InvalidParameter", "NoRoute"] {
+            _ = try await f.changes.first { $0.status == "rejected" && $0.detail == "org.deeplinker.Error." + error }
+        }
+        await f.shutdown()
+    }
+
     @Test("an identical invocation within dedupe-window returns the first id and creates nothing")
     func deduplication() async throws {
         let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["dedupe-window": "\"60s\""])])
