@@ -22,8 +22,9 @@ struct DeeplinkerdTests {
 
     static var configDir: String { ChildProcess.repositoryRoot.appendingPathComponent("Config/apps").path }
 
-    @Test("with no session bus it starts a private one, prints the address, serves, and exits 0 on SIGTERM")
-    func privateBusAndCleanExit() async throws {
+    @Test("with no session bus it starts a private one, prints the address, serves, and exits 0 on SIGTERM or SIGINT",
+          arguments: [SIGTERM, SIGINT])
+    func privateBusAndCleanExit(stopSignal: Int32) async throws {
         let state = try Self.temporaryDirectory()
         let daemon = try ChildProcess("deeplinkerd", arguments: ["--config-dir", Self.configDir, "--state-dir", state], environment: Self.environment())
         let exportLine = try #require(daemon.line { $0.hasPrefix("export DBUS_SESSION_BUS_ADDRESS=") })
@@ -35,7 +36,7 @@ struct DeeplinkerdTests {
         try await client.ping(DeeplinkerAPI.busName, path: DeeplinkerAPI.objectPath)
         let apps = try await client.call(destination: DeeplinkerAPI.busName, path: DeeplinkerAPI.objectPath, interface: DeeplinkerAPI.interface, member: "ListApps")
         #expect(apps.first?.stringArray == ["com.bestrecipes.App", "com.example.Apartments"])
-        daemon.signal(SIGTERM)
+        daemon.signal(stopSignal)
         let (status, stderr) = daemon.waitForExit()
         #expect(status == 0, "stderr: \(stderr)")
         #expect(stderr.contains("shutting down"))
