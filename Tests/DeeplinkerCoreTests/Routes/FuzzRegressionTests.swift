@@ -47,6 +47,23 @@ struct FuzzRegressionTests {
         #expect(error.message.contains("syntax error"))
     }
 
+    /// Found by fuzz-route-file (crash-2ed89e42…, `4=[` then U+0085): toml++ aborted on an assertion
+    /// when a value started with whitespace TOML does not allow (it counts it as a value terminator).
+    @Test(arguments: [
+        "4=[\u{85}", "a = [\u{85}", "a=[\u{A0}", "a=[\u{2028}", "a=[\u{3000}", "a=[1,\u{85}", "a={b=[\u{85}]}",
+        "a=\u{85}", "a = [\u{0B}", "a = [\u{0C}]", "a = [\u{FEFF}]", "a = [\u{2060}]", "a = [\u{200B}]",
+    ])
+    func valueStartingWithForeignWhitespaceIsAConfigError(text: String) throws {
+        let error = try #require(throws: ConfigError.self) { try RouteFileParser.parse(text, appID: "com.fuzz.R", file: "r.toml") }
+        #expect(error.message.contains("syntax error") || error.message.contains("whitespace character"))
+    }
+
+    @Test func foreignWhitespaceInsideStringsAndCommentsIsFine() throws {
+        let config = try RouteFileParser.parse("name = \"a\u{85}b\u{A0}\" # \u{2028}\n", appID: "com.fuzz.R", file: "r.toml")
+        #expect(config.name == "a\u{85}b\u{A0}")
+        #expect(TOMLSourceLocator.syntaxProblem(in: "a = [\u{85}")?.location == TextLocation(line: 1, column: 6))
+    }
+
     /// TOMLKit cuts keys at an escaped NUL, so looking them up again failed: this trapped on a force unwrap.
     @Test(arguments: [
         "[targets]\n\"a\\u0000b\" = {}", "[targets]\nt = { \"p\\u0000\" = \"int\" }",

@@ -103,6 +103,30 @@ public struct TOMLSourceLocator: Sendable {
         }
 
         /// Skips spaces, newlines and comments.
+        /// The character at the cursor if it is whitespace that TOML does not allow between tokens
+        /// (vertical tab, form feed, or a non-ASCII space or line separator). toml++ treats these as
+        /// value terminators and aborts on an assertion when one starts an array value (fuzzing,
+        /// `4=[` followed by U+0085).
+        func whitespaceScalarTOMLRejects() -> Unicode.Scalar? {
+            guard let lead = peek() else { return nil }
+            if lead == 0x0B || lead == 0x0C { return Unicode.Scalar(lead) }
+            guard lead >= 0xC2 else { return nil }
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            guard i + length <= bytes.count else { return nil }
+            var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for k in 1..<length {
+                let b = bytes[i + k]
+                guard b & 0xC0 == 0x80 else { return nil }
+                value = value << 6 | UInt32(b & 0x3F)
+            }
+            switch value {
+            case 0x85, 0xA0, 0x1680, 0x180E, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x2060, 0x3000, 0xFEFF:
+                return Unicode.Scalar(value)
+            default:
+                return nil
+            }
+        }
+
         mutating func skipBlank() {
             while let b = peek() {
                 if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
@@ -216,6 +240,13 @@ public struct TOMLSourceLocator: Sendable {
                 return
             }
             guard let b = peek() else { return }
+            if let scalar = whitespaceScalarTOMLRejects() {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                let name = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                problem = SyntaxProblem(location: here, message: "expected a value, found the whitespace character \(name)")
+                i = bytes.count
+                return
+            }
             switch b {
             case 0x22, 0x27:
                 if peek(1) == b, peek(2) == b {
