@@ -39,6 +39,20 @@ import Testing
         #expect(unknown.status == 4)
     }
 
+    @Test func routeThroughTheDaemonAlsoExplainsTheOtherRoutes() async throws {
+        let f = try await DaemonFixture()
+        let result = try await f.run(["route", app, "bestrecipes://recipe/12", "--config-dir", f.configDir])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains("result: recipe(id=12) via /recipe/:id (resolved by the daemon)"))
+        #expect(result.lines.contains("    ✓ /recipe/:id → recipe: matched"))
+        #expect(result.lines.contains { $0.hasPrefix("    ✗ /home → home:") })
+
+        let refused = try await f.run(["route", app, "bestrecipes://admin/x", "--config-dir", f.configDir])
+        #expect(refused.status == 5, "\(refused.stderr)")
+        #expect(refused.stderr.contains("NoRoute"))
+        #expect(refused.lines.contains("    ✓ /admin/*rest (exclude): matched"), "\(refused.stdout)")
+    }
+
     @Test func checkReportsFileLineAndColumn() async throws {
         let f = try await DaemonFixture(startDaemon: false)
         let good = try await f.run(["check", "--config-dir", f.configDir])

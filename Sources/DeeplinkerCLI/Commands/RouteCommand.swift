@@ -3,15 +3,17 @@ import DeeplinkerClient
 import DeeplinkerCore
 
 /// `deeplinker route ID URL`: which route a URL takes. Through the daemon's `ResolveURL` when it
-/// runs; otherwise (or with `--offline`) from the route files, explaining every route's verdict.
+/// runs, followed by every route's verdict from the local route files when they have the app;
+/// otherwise (or with `--offline`) from the route files alone.
 struct RouteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "route",
         abstract: "Explain how a URL routes for an app (dry run: nothing is stored).",
         discussion: """
-            ID may be '' to find the app by the URL. Without --offline the running daemon
-            resolves the URL; when it is not running, the route files are read instead
-            (--config-dir DIR, else the search path) and every route's verdict is shown.
+            ID may be '' to find the app by the URL. Without --offline the running
+            daemon resolves the URL, then every route's verdict is shown from the
+            route files (--config-dir DIR, else the search path) if they have the
+            app; when the daemon is not running, the route files alone answer.
 
             EXAMPLES:
               deeplinker route com.bestrecipes.App bestrecipes://recipe/12
@@ -26,16 +28,36 @@ struct RouteCommand: AsyncParsableCommand {
     func run() async throws {
         if !offline {
             if await DaemonSession.isRunning(options) {
-                let resolved = try await DaemonSession.run(options) { try await $0.resolveURL(appID: appID, url: url) }
+                let resolved: ResolvedURL
+                do {
+                    resolved = try await DaemonSession.run(options) { try await $0.resolveURL(appID: appID, url: url) }
+                } catch {
+                    // The daemon's refusal decides the exit status; the files say why, if they can.
+                    if !options.json { explainFromFiles(appID: appID, afterAnswer: false) }
+                    throw error
+                }
                 if options.json { return Output.json(ResolutionJSON(resolved)) }
                 Output.line("URL \(url)")
                 Output.line("app \(resolved.appID)")
                 Output.line("result: \(Output.route(resolved.target, resolved.parameters)) via \(resolved.routePattern) (resolved by the daemon)")
+                explainFromFiles(appID: resolved.appID, afterAnswer: true)
                 return
             }
             Output.error("the Deeplinker daemon is not running; explaining from the route files")
         }
         try explainOffline()
+    }
+
+    /// Every route's verdict from the local route files, after the daemon's answer; nothing when
+    /// the files do not have the app (the daemon may read another directory).
+    private func explainFromFiles(appID: String, afterAnswer: Bool) {
+        let (registry, _, directories) = RouteFiles.registry(configDir: options.configDir)
+        guard appID.isEmpty || registry.apps[appID] != nil else { return }
+        if afterAnswer { Output.line("") }
+        Output.line("every route's verdict, from the route files in \(directories.joined(separator: ":")):")
+        // After an answer its URL and app lines were printed already.
+        let lines = registry.explainURL(appID: appID, url: url).lines.drop { afterAnswer && ($0.hasPrefix("URL ") || $0.hasPrefix("app ")) }
+        for line in lines { Output.line("  " + line) }
     }
 
     private func explainOffline() throws {
