@@ -15,6 +15,11 @@ extension Daemon {
             // Every string argument is limited to 64 KiB (SPEC §4) before any work is done.
             var strings: [String] = []
             for (index, value) in call.arguments.enumerated() {
+                if let items = value.stringArray, let item = items.first(where: { $0.utf8.count > Limits.stringArgumentBytes }) {
+                    let argument = method.inputs[index].name
+                    return call.fail(DeeplinkerError.tooLarge(
+                        what: "an element of argument '\(argument)'", size: item.utf8.count, limit: Limits.stringArgumentBytes).dbusError)
+                }
                 guard case .string(let s) = value else { continue }
                 if s.utf8.count > Limits.stringArgumentBytes {
                     let argument = method.inputs[index].name

@@ -144,6 +144,10 @@ struct IntegrationAPITests {
             .string(""), .string("url"), .string("https://bestrecipes.com/admin/x"), .variantDictionary([:]),
         ])
         #expect(unrouted.name == "org.deeplinker.Error.NoRoute")
+        // Elements of string arrays are held to the same limit.
+        let bigType = try await f.failingCall("SetShortcuts", [.string(recipes), .strings([String(repeating: "t", count: 70_000)])])
+        #expect(bigType.name == "org.deeplinker.Error.TooLarge")
+        #expect(bigType.message.contains("an element of argument 'shortcut_types'") && bigType.message.count < 500)
         // An oversized app id or an unknown app leaves no trace.
         _ = try await f.failingCall("OpenURL", [.string(String(repeating: "a", count: 70_000)), .string("bestrecipes://home")])
         _ = try await f.failingCall("OpenURL", [.string("com.nobody.App"), .string(huge)])
