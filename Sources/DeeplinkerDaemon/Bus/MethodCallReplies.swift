@@ -9,7 +9,8 @@ enum MethodCallReplies {
         _ call: DBusMethodCall, _ result: Result<T, DeeplinkerError>, after commit: PendingCommit,
         beforeReply: (@Sendable () -> Void)? = nil, _ encode: @escaping @Sendable (T) -> [DBusValue]
     ) {
-        commit.whenResolved(first: true) { outcome in
+        // Registered after the change's effects: its `InvocationChanged` signals go out first.
+        commit.whenResolved { outcome in
             switch outcome {
             case .success:
                 beforeReply?()

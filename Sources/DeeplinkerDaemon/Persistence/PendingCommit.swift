@@ -30,12 +30,12 @@ public final class PendingCommit: @unchecked Sendable {
     }
 
     /// Runs `body` with the outcome once it is known (at once if it already is), on the thread that
-    /// resolves the commit: cheaper than a task per waiter on the reply path. `first` puts it before
-    /// the callbacks registered earlier (a method's reply goes out before the signals of its change).
-    public func whenResolved(first: Bool = false, _ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    /// resolves the commit, in the order they were registered: cheaper than a task per waiter on
+    /// the reply path.
+    public func whenResolved(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let ready: Result<Void, any Error>? = lock.withLock {
             if let result { return result }
-            if first { callbacks.insert(body, at: 0) } else { callbacks.append(body) }
+            callbacks.append(body)
             return nil
         }
         if let ready { body(ready) }

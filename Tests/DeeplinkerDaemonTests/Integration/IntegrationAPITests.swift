@@ -162,6 +162,19 @@ struct IntegrationAPITests {
         await f.shutdown()
     }
 
+    @Test("a change's InvocationChanged reaches a watching client before the reply of the call that made it")
+    func signalsBeforeReply() async throws {
+        let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["dedupe-window": "\"0\""])])
+        var previous: String?
+        for index in 0..<50 {
+            let reply = try await f.openURL(recipes, "bestrecipes://recipe/\(index)")
+            #expect(f.statuses(reply.id) == ["pending"], "call \(index)")
+            if let previous { #expect(f.statuses(previous) == ["pending", "superseded"], "call \(index)") }
+            previous = reply.id
+        }
+        await f.shutdown()
+    }
+
     @Test("an identical invocation within dedupe-window returns the first id and creates nothing")
     func deduplication() async throws {
         let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["dedupe-window": "\"60s\""])])
