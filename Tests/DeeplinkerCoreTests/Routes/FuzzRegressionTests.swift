@@ -64,6 +64,28 @@ struct FuzzRegressionTests {
         #expect(TOMLSourceLocator.syntaxProblem(in: "a = [\u{85}")?.location == TextLocation(line: 1, column: 6))
     }
 
+    /// Found by fuzz-route-file (crash-99e77397…, `d=2324-` then DEL and U+FFFD): toml++ aborted on an
+    /// assertion inside a malformed date; a bare value with a character no number, boolean or
+    /// date-time has is refused first.
+    @Test func bareValueWithForeignCharacterIsAConfigError() throws {
+        let crash: [UInt8] = [
+            0x23, 0x52, 0x65, 0x65, 0x6D, 0x0A, 0x64, 0x3D, 0x32, 0x33, 0x32, 0x34, 0x2D, 0x7F, 0x83, 0x2D,
+            0x7F, 0x83, 0x20, 0x32, 0x09, 0xFF, 0xFF,
+        ]
+        #expect(throws: ConfigError.self) { try RouteFileParser.parse(String(decoding: crash, as: UTF8.self), appID: "com.fuzz.R", file: "r.toml") }
+        for text in ["d=2324-\u{7F}", "a = 12é", "a = tru\u{0}e", "a = [1, 2\u{7F}]", "a = { b = 1$ }"] {
+            #expect(TOMLSourceLocator.syntaxProblem(in: text)?.message == "unexpected character in a value", "\(text)")
+        }
+        // Every kind of bare value TOML has still passes the check.
+        let valid = """
+            a = 1979-05-27T07:32:00Z\r
+            b = 1979-05-27 07:32:00.999999-07:00\t# comment
+            c = [ +inf, -nan, 6.626e-34, 0xDEAD_BEEF, 0o755, 0b1101, true, false, 1_000 ]
+            d = { e = 07:32:00, f = -0.0 }
+            """
+        #expect(TOMLSourceLocator.syntaxProblem(in: valid) == nil)
+    }
+
     /// TOMLKit cuts keys at an escaped NUL, so looking them up again failed: this trapped on a force unwrap.
     @Test(arguments: [
         "[targets]\n\"a\\u0000b\" = {}", "[targets]\nt = { \"p\\u0000\" = \"int\" }",

@@ -286,7 +286,19 @@ public struct TOMLSourceLocator: Sendable {
                     if i == before { return }
                 }
             default:
-                while let c = peek(), c != 0x2C, c != 0x5D, c != 0x7D, c != 0x23, c != 0x0A { advance() }
+                // A bare value (number, boolean, date-time) is ASCII letters, digits and `_+-.:`, with
+                // spaces or tabs only inside a date-time or before what ends it. Anything else is
+                // invalid TOML, on which toml++ may abort (fuzzing: `d=2324-` then DEL, U+FFFD).
+                while let c = peek(), c != 0x2C, c != 0x5D, c != 0x7D, c != 0x23, c != 0x0A {
+                    let allowed = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                        || c == 0x5F || c == 0x2B || c == 0x2D || c == 0x2E || c == 0x3A || c == 0x20 || c == 0x09 || c == 0x0D
+                    guard allowed else {
+                        problem = SyntaxProblem(location: here, message: "unexpected character in a value")
+                        i = bytes.count
+                        return
+                    }
+                    advance()
+                }
             }
         }
 
