@@ -76,6 +76,10 @@ struct FuzzRegressionTests {
         for text in ["d=2324-\u{7F}", "a = 12é", "a = tru\u{0}e", "a = [1, 2\u{7F}]", "a = { b = 1$ }"] {
             #expect(TOMLSourceLocator.syntaxProblem(in: text)?.message == "unexpected character in a value", "\(text)")
         }
+        // crash-8830a2b8…: a date, a space and a lone digit.
+        for text in ["o=9276-04-09 2\n", "o = 9276-04-09 2", "a = [1979-05-27 7]", "a = 1 2", "a = 1979-05-27\t07:32:00", "a = 1979-05-27 07:32:00 x"] {
+            #expect(TOMLSourceLocator.syntaxProblem(in: text)?.message == "a value may hold a space only between a date and a time", "\(text)")
+        }
         // Every kind of bare value TOML has still passes the check.
         let valid = """
             a = 1979-05-27T07:32:00Z\r

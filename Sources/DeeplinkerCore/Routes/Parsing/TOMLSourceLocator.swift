@@ -103,6 +103,15 @@ public struct TOMLSourceLocator: Sendable {
         }
 
         /// Skips spaces, newlines and comments.
+        /// `YYYY-MM-DD HH:MM…` with no other blank: the one place TOML allows a space in a bare value.
+        static func isDateSpaceTime(_ v: [UInt8]) -> Bool {
+            func digit(_ k: Int) -> Bool { k < v.count && v[k] >= 0x30 && v[k] <= 0x39 }
+            guard v.count >= 16, (0..<4).allSatisfy(digit), v[4] == 0x2D, digit(5), digit(6), v[7] == 0x2D, digit(8), digit(9),
+                v[10] == 0x20, digit(11), digit(12), v[13] == 0x3A, digit(14), digit(15)
+            else { return false }
+            return !v[11...].contains { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        }
+
         /// The character at the cursor if it is whitespace that TOML does not allow between tokens
         /// (vertical tab, form feed, or a non-ASCII space or line separator). toml++ treats these as
         /// value terminators and aborts on an assertion when one starts an array value (fuzzing,
@@ -289,6 +298,8 @@ public struct TOMLSourceLocator: Sendable {
                 // A bare value (number, boolean, date-time) is ASCII letters, digits and `_+-.:`, with
                 // spaces or tabs only inside a date-time or before what ends it. Anything else is
                 // invalid TOML, on which toml++ may abort (fuzzing: `d=2324-` then DEL, U+FFFD).
+                let start = i
+                let startLocation = here
                 while let c = peek(), c != 0x2C, c != 0x5D, c != 0x7D, c != 0x23, c != 0x0A {
                     let allowed = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
                         || c == 0x5F || c == 0x2B || c == 0x2D || c == 0x2E || c == 0x3A || c == 0x20 || c == 0x09 || c == 0x0D
@@ -298,6 +309,14 @@ public struct TOMLSourceLocator: Sendable {
                         return
                     }
                     advance()
+                }
+                // Inner blanks are allowed only as the space between a date and a time; toml++ aborts
+                // on some other shapes (fuzzing: `o=9276-04-09 2`).
+                var value = bytes[start..<i]
+                while let last = value.last, last == 0x20 || last == 0x09 || last == 0x0D { value = value.dropLast() }
+                if value.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }), !Self.isDateSpaceTime(Array(value)) {
+                    problem = SyntaxProblem(location: startLocation, message: "a value may hold a space only between a date and a time")
+                    i = bytes.count
                 }
             }
         }
