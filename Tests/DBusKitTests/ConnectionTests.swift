@@ -19,7 +19,6 @@ import Testing
                         }
                     },
                     DBusMethod("Never", out: [DBusArgument("value", "s")]) { _ in },
-                    DBusMethod("Exit") { _ in exit(0) },
                 ],
                 signals: [DBusSignal("Changed", [DBusArgument("what", "s")])],
                 properties: [DBusProperty("Version", "s") { .string("1.2.3") }])
