@@ -28,12 +28,27 @@ import Testing
         #expect(published.lines.contains("Actions=com-bestrecipes-search;"))
     }
 
+    /// An environment in which `xdg-open` and `xdg-mime` use the fixture's data home and find our
+    /// `deeplinker`. xdg-open's generic mode only consults x-scheme-handler defaults when DISPLAY or
+    /// WAYLAND_DISPLAY is set; it never connects to the display, so any value does.
+    static func desktopEnvironment(_ f: DaemonFixture) -> [String: String] {
+        let binDir = URL(fileURLWithPath: DaemonFixture.binary).deletingLastPathComponent().path
+        return f.environment(["PATH": binDir + ":/usr/bin:/bin", "XDG_CURRENT_DESKTOP": "", "DISPLAY": ":99"])
+    }
+
+    /// Runs `xdg-open URL` and returns the first `InvocationChanged` it causes.
+    static func xdgOpen(_ url: String, _ f: DaemonFixture, environment: [String: String]) async throws -> (InvocationChange, DeeplinkerProxy) {
+        let proxy = try f.proxy()
+        let changes = Inbox<InvocationChange>()
+        try await proxy.onInvocationChanged { changes.put($0) }
+        let open = try await DaemonFixture.runProcess("/usr/bin/xdg-open", [url], environment: environment)
+        #expect(open.status == 0, "\(open.stdout)\(open.stderr)")
+        return (try await changes.next(), proxy)
+    }
+
     @Test func xdgOpenReachesTheDaemon() async throws {
         let f = try await DaemonFixture()
-        let binDir = URL(fileURLWithPath: DaemonFixture.binary).deletingLastPathComponent().path
-        // xdg-open's generic mode only consults x-scheme-handler defaults when DISPLAY or
-        // WAYLAND_DISPLAY is set; it never connects to the display, so any value does.
-        let env = f.environment(["PATH": binDir + ":/usr/bin:/bin", "XDG_CURRENT_DESKTOP": "", "DISPLAY": ":99"])
+        let env = Self.desktopEnvironment(f)
         let install = try await DaemonFixture.runProcess(
             DaemonFixture.binary, ["install-desktop", app, "--config-dir", f.configDir], environment: env)
         #expect(install.status == 0, "\(install.stderr)")
@@ -42,13 +57,8 @@ import Testing
         let query = try await DaemonFixture.runProcess("/usr/bin/xdg-mime", ["query", "default", "x-scheme-handler/bestrecipes"], environment: env)
         #expect(query.stdout == "\(app).desktop\n", "\(query.stderr)")
 
-        let proxy = try f.proxy()
+        let (change, proxy) = try await Self.xdgOpen("bestrecipes://recipe/12", f, environment: env)
         defer { proxy.connection.close() }
-        let changes = Inbox<InvocationChange>()
-        try await proxy.onInvocationChanged { changes.put($0) }
-        let open = try await DaemonFixture.runProcess("/usr/bin/xdg-open", ["bestrecipes://recipe/12"], environment: env)
-        #expect(open.status == 0, "\(open.stdout)\(open.stderr)")
-        let change = try await changes.next()
         #expect(change.appID == app)
         let pending = try await proxy.pending(appID: app)
         #expect(pending?.target == "recipe")
@@ -59,20 +69,14 @@ import Testing
     @Test func xdgOpenFindsAMixedCaseScheme() async throws {
         let f = try await DaemonFixture()
         let apartments = "com.example.Apartments"
-        let binDir = URL(fileURLWithPath: DaemonFixture.binary).deletingLastPathComponent().path
-        let env = f.environment(["PATH": binDir + ":/usr/bin:/bin", "XDG_CURRENT_DESKTOP": "", "DISPLAY": ":99"])
+        let env = Self.desktopEnvironment(f)
         let install = try await DaemonFixture.runProcess(
             DaemonFixture.binary, ["install-desktop", apartments, "--config-dir", f.configDir], environment: env)
         #expect(install.status == 0, "\(install.stderr)")
         #expect(install.lines.contains("default handler for x-scheme-handler/deeplinkTutorial"))
 
-        let proxy = try f.proxy()
+        let (change, proxy) = try await Self.xdgOpen("deeplinkTutorial://messages/1", f, environment: env)
         defer { proxy.connection.close() }
-        let changes = Inbox<InvocationChange>()
-        try await proxy.onInvocationChanged { changes.put($0) }
-        let open = try await DaemonFixture.runProcess("/usr/bin/xdg-open", ["deeplinkTutorial://messages/1"], environment: env)
-        #expect(open.status == 0, "\(open.stdout)\(open.stderr)")
-        let change = try await changes.next()
         #expect(change.appID == apartments)
         #expect(try await proxy.pending(appID: apartments)?.target == "messages.details")
     }
