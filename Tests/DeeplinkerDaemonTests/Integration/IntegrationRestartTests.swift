@@ -58,6 +58,19 @@ struct IntegrationRestartTests {
         await f.shutdown()
     }
 
+    @Test("published shortcuts survive a restart")
+    func publishedShortcutsSurviveARestart() async throws {
+        let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)])
+        try await f.call("SetShortcuts", [.string(recipes), .strings(["com.bestrecipes.favorites"])])
+        await f.stopDaemon()
+        try await f.startDaemon()
+        let unavailable = try await f.failingCall("PerformShortcut", [.string(recipes), .string("com.bestrecipes.search")])
+        #expect(unavailable.name == "org.deeplinker.Error.ShortcutUnavailable")
+        let favorites = try await f.call("PerformShortcut", [.string(recipes), .string("com.bestrecipes.favorites")])
+        #expect(DaemonFixture.RouteReply(favorites).target == "home")
+        await f.shutdown()
+    }
+
     @Test("a delivery in flight when the daemon stops is delivered again after restart, flagged as redelivery")
     func inFlightDeliveryRedeliveredAfterRestart() async throws {
         // max-attempts = 1: an interrupted attempt must not count as a refusal (it would be `failed`).

@@ -89,6 +89,26 @@ struct PostNotificationTests {
         #expect(first.invocationID == barrier)
     }
 
+    @Test("a notification posted before a restart still routes its click after it")
+    func postedNotificationSurvivesARestart() async throws {
+        let fixture = try await DaemonFixture(shipped: ["com.bestrecipes.App"])
+        defer { Task { await fixture.shutdown() } }
+        let mock = try await Self.startMock(fixture)
+        defer { kill(mock.processIdentifier, SIGKILL) }
+        let reply = try await fixture.call("PostNotification", [
+            .string("com.bestrecipes.App"), .string("Later"), .string(""), .string(#"{"type": "recipe", "id": "9"}"#),
+        ])
+        let id = try #require(reply.first?.uint32Value)
+        await fixture.stopDaemon()
+        try await fixture.startDaemon()
+        let app = try await fixture.activeStandIn("com.bestrecipes.App")
+        defer { app.close() }
+        try await Self.emit(fixture, "ActionInvoked", [.uint32(id), .string("default")], signature: "us")
+        let received = try await app.received.first { _ in true }
+        #expect(received.target == "recipe")
+        #expect(received.parameters == ["id": "9"])
+    }
+
     @Test("bad posts are refused with named errors and nothing is shown")
     func refusals() async throws {
         let fixture = try await DaemonFixture(shipped: ["com.bestrecipes.App"])
