@@ -37,6 +37,14 @@ struct PostNotificationTests {
             arguments: [.string(server), .string(member), .signature(signature), .array(elementSignature: "v", arguments.map { .variant($0) })])
     }
 
+    /// Posts a recipe notification for com.bestrecipes.App and returns the server's id.
+    static func post(_ fixture: DaemonFixture, summary: String, body: String = "", recipe: String) async throws -> UInt32 {
+        let reply = try await fixture.call("PostNotification", [
+            .string("com.bestrecipes.App"), .string(summary), .string(body), .string(#"{"type": "recipe", "id": "\#(recipe)"}"#),
+        ])
+        return try #require(reply.first?.uint32Value)
+    }
+
     @Test("posts through Notify, remembers the id, and a click routes the payload with the activation token")
     func postAndClick() async throws {
         let fixture = try await DaemonFixture(shipped: ["com.bestrecipes.App"])
@@ -44,10 +52,7 @@ struct PostNotificationTests {
         let mock = try await Self.startMock(fixture)
         defer { kill(mock.processIdentifier, SIGKILL) }
 
-        let reply = try await fixture.call("PostNotification", [
-            .string("com.bestrecipes.App"), .string("New recipe"), .string("Try it"), .string(#"{"type": "recipe", "id": "7"}"#),
-        ])
-        let id = try #require(reply.first?.uint32Value)
+        let id = try await Self.post(fixture, summary: "New recipe", body: "Try it", recipe: "7")
 
         let calls = try await fixture.client.call(destination: Self.server, path: Self.path, interface: Self.mockInterface, member: "GetCalls")
         let notify = try #require(calls.first?.arrayElements?.compactMap(\.structureFields).first { $0[1].stringValue == "Notify" })
@@ -75,10 +80,7 @@ struct PostNotificationTests {
         defer { Task { await fixture.shutdown() } }
         let mock = try await Self.startMock(fixture)
         defer { kill(mock.processIdentifier, SIGKILL) }
-        let reply = try await fixture.call("PostNotification", [
-            .string("com.bestrecipes.App"), .string("Gone"), .string(""), .string(#"{"type": "recipe", "id": "8"}"#),
-        ])
-        let id = try #require(reply.first?.uint32Value)
+        let id = try await Self.post(fixture, summary: "Gone", recipe: "8")
         let app = try await fixture.activeStandIn("com.bestrecipes.App")
         defer { app.close() }
         try await Self.emit(fixture, "NotificationClosed", [.uint32(id), .uint32(2)], signature: "uu")
@@ -95,10 +97,7 @@ struct PostNotificationTests {
         defer { Task { await fixture.shutdown() } }
         let mock = try await Self.startMock(fixture)
         defer { kill(mock.processIdentifier, SIGKILL) }
-        let reply = try await fixture.call("PostNotification", [
-            .string("com.bestrecipes.App"), .string("Later"), .string(""), .string(#"{"type": "recipe", "id": "9"}"#),
-        ])
-        let id = try #require(reply.first?.uint32Value)
+        let id = try await Self.post(fixture, summary: "Later", recipe: "9")
         await fixture.stopDaemon()
         try await fixture.startDaemon()
         let app = try await fixture.activeStandIn("com.bestrecipes.App")
