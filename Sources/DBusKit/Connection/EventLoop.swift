@@ -60,35 +60,31 @@ final class EventLoop: @unchecked Sendable {
             job()
             return
         }
-        let queued = jobs.withLock { state -> Bool? in
-            if state.finished { return nil }
-            state.queue.append(job)
-            return state.queue.count == 1
-        }
         // After the loop ended nothing else touches the connection, so run the job here.
-        guard let wake = queued else { return job() }
-        // Only the first job into an empty queue wakes the loop: it drains the queue until empty.
-        guard wake else { return }
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        if !queue(job) { job() }
     }
 
     /// Runs `job` on the loop thread after the jobs already queued, never inline (an executor must
     /// not run a job inside the one that enqueued it). After the loop ended, jobs run in order on a
     /// serial queue that ``isLoopContext`` also accepts.
     func enqueue(_ job: @escaping @Sendable () -> Void) {
-        let queued = jobs.withLock { state -> Bool? in
+        if !queue(job) { afterEnd.async(execute: job) }
+    }
+
+    /// Appends `job` for the loop thread; false once the loop has ended. Only the first job into an
+    /// empty queue wakes the loop, which drains the queue until it is empty.
+    private func queue(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let wake = jobs.withLock { state -> Bool? in
             if state.finished { return nil }
             state.queue.append(job)
             return state.queue.count == 1
         }
-        guard let wake = queued else {
-            afterEnd.async(execute: job)
-            return
+        guard let wake else { return false }
+        if wake {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
         }
-        guard wake else { return }
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        return true
     }
 
     /// Whether the caller runs where loop-confined work runs: the loop thread, or the serial queue

@@ -32,11 +32,9 @@ struct InstallDesktopCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try RouteFiles.config(appID: appID, configDir: options.configDir)
         let text = DesktopEntry.render(config: config, shortcuts: shortcuts.isEmpty ? nil : shortcuts, executable: executable)
-        let environment = ProcessInfo.processInfo.environment
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        let directory = dataHome + "/applications"
-        let file = directory + "/\(appID).desktop"
+        let file = DesktopEntry.installedPath(appID: appID, environment: ProcessInfo.processInfo.environment)
+            ?? NSHomeDirectory() + "/.local/share/applications/\(appID).desktop"
+        let directory = (file as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)

@@ -44,6 +44,21 @@ public enum DesktopEntry {
         return withActions(main, config: config, published: published, exec: exec)
     }
 
+    /// Where `deeplinker install-desktop` puts an app's entry and the daemon looks for it:
+    /// `$XDG_DATA_HOME/applications/ID.desktop`, else under `$HOME/.local/share`; nil when neither
+    /// is an absolute path.
+    public static func installedPath(appID: String, environment: [String: String]) -> String? {
+        let dataHome: String
+        if let configured = environment["XDG_DATA_HOME"], configured.hasPrefix("/") {
+            dataHome = configured
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            dataHome = home + "/.local/share"
+        } else {
+            return nil
+        }
+        return dataHome + "/applications/" + appID + ".desktop"
+    }
+
     /// The schemes to register a handler for: each lowercase scheme, then its spelling in the file
     /// when that differs (`xdg-open deeplinkTutorial://…` looks up `x-scheme-handler/deeplinkTutorial`).
     public static func handlerSchemes(_ config: AppConfig) -> [String] {
@@ -92,7 +107,7 @@ public enum DesktopEntry {
     }
 
     /// A desktop action id from a shortcut type: action ids allow only `A-Za-z0-9-`.
-    public static func actionID(_ type: String) -> String {
+    private static func actionID(_ type: String) -> String {
         String(type.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "-" })
     }
 

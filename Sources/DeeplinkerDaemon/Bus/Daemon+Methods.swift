@@ -46,7 +46,7 @@ extension Daemon {
         case "OpenURL":
             return { call, s, core in
                 let (app, url) = (s[0], s[1])
-                let source: Source = url.lowercased().hasPrefix("https:") ? .universalLink : .url
+                let source = Self.invokeSource("url", input: url)
                 // With no app id, a refusal is recorded for the app that claims the URL, if exactly one does.
                 let claimant = app.isEmpty ? (try? ValidatedURL(url)).flatMap { try? core.registry.app(for: $0) } : nil
                 let (result, commit) = core.invoke(appID: app, kind: "url", input: url, source: source, platformData: [:], recordAs: claimant) {
@@ -223,7 +223,7 @@ extension Daemon {
         }
     }
 
-    /// The source an `Invoke` is recorded with.
+    /// The source an `Invoke` (or an `OpenURL`, as source `url`) is recorded with.
     static func invokeSource(_ source: String, input: String) -> Source {
         switch source {
         case "notification": .notification
@@ -238,7 +238,7 @@ extension Daemon {
     /// methods that are not invocations.
     static func refusalSource(_ method: String, _ arguments: [DBusValue]) -> Source? {
         switch method {
-        case "OpenURL": (arguments[1].stringValue ?? "").lowercased().hasPrefix("https:") ? .universalLink : .url
+        case "OpenURL": invokeSource("url", input: arguments[1].stringValue ?? "")
         case "ActivateNotification": .notification
         case "PerformShortcut": .shortcut
         case "ContinueActivity": .activity

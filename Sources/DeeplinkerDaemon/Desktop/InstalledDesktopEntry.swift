@@ -8,15 +8,8 @@ struct InstalledDesktopEntry {
 
     /// The entry's path for `appID`; nil when the environment names no data home (tests, odd set-ups).
     init?(appID: String, environment: [String: String]) {
-        let dataHome: String
-        if let configured = environment["XDG_DATA_HOME"], configured.hasPrefix("/") {
-            dataHome = configured
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            dataHome = home + "/.local/share"
-        } else {
-            return nil
-        }
-        path = dataHome + "/applications/" + appID + ".desktop"
+        guard let path = DesktopEntry.installedPath(appID: appID, environment: environment) else { return nil }
+        self.path = path
     }
 
     /// Rewrites the installed entry's actions to the published `shortcuts` (SPEC §8); does nothing

@@ -117,23 +117,21 @@ public struct TOMLSourceLocator: Sendable {
         /// value terminators and aborts on an assertion when one starts an array value (fuzzing,
         /// `4=[` followed by U+0085).
         func whitespaceScalarTOMLRejects() -> Unicode.Scalar? {
-            guard let lead = peek() else { return nil }
-            if lead == 0x0B || lead == 0x0C { return Unicode.Scalar(lead) }
-            guard lead >= 0xC2 else { return nil }
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-            guard i + length <= bytes.count else { return nil }
-            var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-            for k in 1..<length {
-                let b = bytes[i + k]
-                guard b & 0xC0 == 0x80 else { return nil }
-                value = value << 6 | UInt32(b & 0x3F)
-            }
-            switch value {
-            case 0x85, 0xA0, 0x1680, 0x180E, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x2060, 0x3000, 0xFEFF:
-                return Unicode.Scalar(value)
+            var iterator = bytes[i...].makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+            switch scalar.value {
+            case 0x0B, 0x0C, 0x85, 0xA0, 0x1680, 0x180E, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x2060, 0x3000, 0xFEFF:
+                return scalar
             default:
                 return nil
             }
+        }
+
+        /// Records `message` at `location` as the document's syntax problem and ends the scan.
+        mutating func stop(_ message: String, at location: TextLocation) {
+            problem = SyntaxProblem(location: location, message: message)
+            i = bytes.count
         }
 
         mutating func skipBlank() {
@@ -252,8 +250,7 @@ public struct TOMLSourceLocator: Sendable {
             if let scalar = whitespaceScalarTOMLRejects() {
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 let name = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                problem = SyntaxProblem(location: here, message: "expected a value, found the whitespace character \(name)")
-                i = bytes.count
+                stop("expected a value, found the whitespace character \(name)", at: here)
                 return
             }
             switch b {
@@ -283,8 +280,7 @@ public struct TOMLSourceLocator: Sendable {
                     guard let c = peek() else { return }
                     if c == 0x5D { advance(); return }
                     if c == 0x7D {
-                        problem = SyntaxProblem(location: here, message: "expected a value or ']' in the array, found '}'")
-                        i = bytes.count
+                        stop("expected a value or ']' in the array, found '}'", at: here)
                         return
                     }
                     let before = i
@@ -304,8 +300,7 @@ public struct TOMLSourceLocator: Sendable {
                     let allowed = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
                         || c == 0x5F || c == 0x2B || c == 0x2D || c == 0x2E || c == 0x3A || c == 0x20 || c == 0x09 || c == 0x0D
                     guard allowed else {
-                        problem = SyntaxProblem(location: here, message: "unexpected character in a value")
-                        i = bytes.count
+                        stop("unexpected character in a value", at: here)
                         return
                     }
                     advance()
@@ -315,8 +310,7 @@ public struct TOMLSourceLocator: Sendable {
                 var value = bytes[start..<i]
                 while let last = value.last, last == 0x20 || last == 0x09 || last == 0x0D { value = value.dropLast() }
                 if value.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }), !Self.isDateSpaceTime(Array(value)) {
-                    problem = SyntaxProblem(location: startLocation, message: "a value may hold a space only between a date and a time")
-                    i = bytes.count
+                    stop("a value may hold a space only between a date and a time", at: startLocation)
                 }
             }
         }
