@@ -6,7 +6,6 @@ import PackageDescription
 /// bus and SQLite) → thin executables.
 let package = Package(
     name: "Deeplinker",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "deeplinkerd", targets: ["deeplinkerd"]),
         .executable(name: "deeplinker", targets: ["deeplinker"]),

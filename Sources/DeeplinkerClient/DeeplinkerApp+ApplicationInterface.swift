@@ -24,9 +24,9 @@ extension DeeplinkerApp {
             }
         }
         let activateMethod = DBusMethod("Activate", in: [.init("platform_data", "a{sv}")]) { call in
-            let platform = call.arguments.first?.variantDictionaryValue ?? [:]
+            let request = ActivationRequest(platformData: call.arguments.first?.variantDictionaryValue ?? [:])
             Task {
-                await activate?(platform)
+                await activate?(request)
                 call.reply()
             }
         }

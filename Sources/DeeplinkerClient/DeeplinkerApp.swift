@@ -14,8 +14,10 @@ public final class DeeplinkerApp: Sendable {
     /// Handles one delivered route; returning acknowledges it, throwing refuses it (the daemon
     /// keeps it pending and delivers it again on the next `BecameActive`).
     public typealias RouteHandler = @Sendable (IncomingRoute) async throws -> Void
-    /// Handles `Activate` (a plain launch) and `Open` (files or URIs) calls.
-    public typealias ActivateHandler = @Sendable (_ platformData: [String: DBusValue]) async -> Void
+    /// Handles `Activate`: present the app's window (with the request's activation token). The
+    /// daemon sends it to raise a running app for a link, a notification or an icon click.
+    public typealias ActivateHandler = @Sendable (ActivationRequest) async -> Void
+    /// Handles `Open` (files or URIs) calls.
     public typealias OpenHandler = @Sendable (_ uris: [String], _ hint: String, _ platformData: [String: DBusValue]) async -> Void
 
     /// The app id, which is also the bus name the app owns.

@@ -22,6 +22,9 @@ import Testing
         let id = try #require(try DaemonFixture.json(opened.stdout)["invocation_id"] as? String)
         _ = try await changes.next(where: { $0.invocationID == id && $0.status == "pending" })
         #expect(try await f.run(["state", app]).stdout == "inactive\n")
+        // Running but not active: the daemon asks the app to come to the front first.
+        let raised = try await sim.waitForLine(containing: "activate ")
+        #expect(raised == "activate (present the window) invocation=\(id)")
 
         sim.send("a")
         let line = try await sim.waitForLine(containing: "route ")

@@ -4,7 +4,7 @@ import DeeplinkerClient
 import Foundation
 
 /// `deeplinker simulate-app ID`: acts as the app, built on `DeeplinkerClient`: owns the app's
-/// name, answers `ActivateAction`, prints each route, and changes state on flags and keys.
+/// name, answers `ActivateAction` and `Activate`, prints each route and activation, and changes state on flags and keys.
 struct SimulateAppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate-app",
@@ -37,9 +37,10 @@ struct SimulateAppCommand: AsyncParsableCommand {
         var uniqueName: String?
         var route: IncomingRoute?
         var duplicate: Bool?
+        var activation: ActivationRequest?
 
         enum CodingKeys: String, CodingKey {
-            case event, state, route, duplicate
+            case event, state, route, duplicate, activation
             case appID = "app_id"
             case uniqueName = "unique_name"
         }
@@ -78,8 +79,15 @@ struct SimulateAppCommand: AsyncParsableCommand {
                 Output.line("daemon appeared as \(owner); re-announced state")
             }
         }
+        let activate: DeeplinkerApp.ActivateHandler = { request in
+            if json {
+                Output.json(Event(event: "activate", appID: appID, activation: request))
+            } else {
+                Output.line(Self.describe(request))
+            }
+        }
         do {
-            try await app.start { route in
+            try await app.start(activate: activate) { route in
                 if reject {
                     if json {
                         Output.json(Event(event: "refused", appID: appID, route: route))
@@ -124,6 +132,15 @@ struct SimulateAppCommand: AsyncParsableCommand {
         if let token = route.activationToken { parts.append("activation-token=\(token)") }
         if let id = route.desktopStartupID { parts.append("desktop-startup-id=\(id)") }
         if route.isRedelivery { parts.append("redelivery") }
+        return parts.joined(separator: " ")
+    }
+
+    /// One line per `Activate`: a real app would present its window now.
+    static func describe(_ request: ActivationRequest) -> String {
+        var parts = ["activate (present the window)"]
+        if let id = request.invocationID { parts.append("invocation=\(id)") }
+        if let token = request.activationToken { parts.append("activation-token=\(token)") }
+        if let id = request.desktopStartupID { parts.append("desktop-startup-id=\(id)") }
         return parts.joined(separator: " ")
     }
 

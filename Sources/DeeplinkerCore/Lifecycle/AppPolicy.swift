@@ -18,6 +18,8 @@ public struct AppPolicy: Sendable, Hashable {
     public var restoreLastRoute: Bool
     /// How routes reach the app.
     public var delivery: DeliveryMode
+    /// Whether an invocation for a running app that is not active asks it to come to the front.
+    public var raise: Bool
 
     public init(
         pendingTTL: Duration? = .seconds(600),
@@ -26,7 +28,8 @@ public struct AppPolicy: Sendable, Hashable {
         maxAttempts: Int = 3,
         lifecycleSenders: LifecycleSenders = .owner,
         restoreLastRoute: Bool = false,
-        delivery: DeliveryMode = .activateAction
+        delivery: DeliveryMode = .activateAction,
+        raise: Bool = true
     ) {
         self.pendingTTL = pendingTTL
         self.dedupeWindow = dedupeWindow
@@ -35,6 +38,7 @@ public struct AppPolicy: Sendable, Hashable {
         self.lifecycleSenders = lifecycleSenders
         self.restoreLastRoute = restoreLastRoute
         self.delivery = delivery
+        self.raise = raise
     }
 
     /// The SPEC §5 defaults: 10 min TTL, 2 s dedupe window, 5 s timeout, 3 attempts, owner-only, no restore, activate-action.

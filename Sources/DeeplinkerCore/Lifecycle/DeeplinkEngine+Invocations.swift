@@ -20,7 +20,10 @@ extension DeeplinkEngine {
             record.pruneRecent(window: policy.dedupeWindow, now: now)
             if let key = request.dedupeKey, policy.dedupeWindow > .zero,
                let first = record.duplicate(of: key, window: policy.dedupeWindow, now: now) {
-                let effects = record.launchIfNotRunning(now: now)
+                let summons = Summons(appID: request.appID, invocationID: first.id, platformData: request.platformData)
+                // A repeat (a double click) launches an app that is still not running, but does not
+                // raise a running one again: the first invocation did.
+                let effects = record.state == .notRunning ? record.summon(summons, policy: policy, now: now) : []
                 return Admission(invocation: first, isDuplicate: true, effects: effects)
             }
             let invocation = Invocation(
@@ -66,11 +69,12 @@ extension DeeplinkEngine {
     }
 
     /// For an invocation that produced no route (e.g. `Launch` from the app icon): launches the app if
-    /// it is not running, records nothing.
-    public mutating func ensureRunning(appID: String) throws(DeeplinkerError) -> [EngineEffect] {
-        _ = try requirePolicy(appID)
+    /// it is not running, raises it if it runs but is not active; records nothing.
+    public mutating func summon(appID: String, platformData: [String: String] = [:]) throws(DeeplinkerError) -> [EngineEffect] {
+        let policy = try requirePolicy(appID)
         let now = clock.nowMicroseconds()
-        return withRecord(appID) { $0.launchIfNotRunning(now: now) }
+        let summons = Summons(appID: appID, invocationID: nil, platformData: platformData)
+        return withRecord(appID) { $0.summon(summons, policy: policy, now: now) }
     }
 
     /// `DiscardPending`: discards the app's pending deeplink; returns whether there was one.

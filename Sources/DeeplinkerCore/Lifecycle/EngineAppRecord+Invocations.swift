@@ -29,17 +29,27 @@ extension EngineAppRecord {
         recentOrder.append(RecentKey(key: key, receivedAt: invocation.receivedAt))
     }
 
-    /// `.launch` if the app is not running and no launch was requested in the last
-    /// ``relaunchInterval``: a burst of invocations for a starting app launches it once.
-    mutating func launchIfNotRunning(now: Int64) -> [EngineEffect] {
-        guard state == .notRunning else { return [] }
-        if let last = launchRequestedAt, now - last < Self.relaunchInterval.engineMicroseconds { return [] }
-        launchRequestedAt = now
-        return [.launch(appID: appID)]
+    /// Brings the app to the user for an invocation: `.launch` if it is not running and no launch
+    /// was requested in the last ``relaunchInterval`` (a burst of invocations for a starting app
+    /// launches it once); `.raise` to its owner if it runs but is not active and `raise` is on.
+    mutating func summon(_ summons: Summons, policy: AppPolicy, now: Int64) -> [EngineEffect] {
+        switch state {
+        case .notRunning:
+            if let last = launchRequestedAt, now - last < Self.relaunchInterval.engineMicroseconds { return [] }
+            launchRequestedAt = now
+            return [.launch(summons)]
+        case .inactive, .background:
+            guard policy.raise, let owner else { return [] }
+            var raise = summons
+            raise.owner = owner
+            return [.raise(raise)]
+        case .active:
+            return []
+        }
     }
 
     /// Makes `invocation` the app's pending deeplink: an older waiting one is superseded, then it is
-    /// delivered at once if the app is active and idle, or the app is launched if it is not running.
+    /// delivered at once if the app is active and idle; else the app is launched or raised.
     ///
     /// A route whose delivery is in flight is not superseded here: it was already sent, so its
     /// outcome decides (acknowledged → `delivered`; failed → `superseded` by this one).
@@ -53,7 +63,7 @@ extension EngineAppRecord {
         }
         pending = invocation
         effects.append(.statusChanged(invocation))
-        effects += launchIfNotRunning(now: now)
+        effects += summon(Summons(appID: appID, invocationID: invocation.id, platformData: invocation.platformData), policy: policy, now: now)
         return effects + deliverPendingIfPossible(policy: policy, now: now)
     }
 

@@ -6,8 +6,11 @@ public enum EngineEffect: Sendable, Hashable {
     /// Hand a route to the app, after the preceding `delivering` status is durable and after any
     /// method reply has been sent.
     case deliver(DeliveryAttempt)
-    /// Start the app per its `launch` setting (it was not running when a route arrived).
-    case launch(appID: String)
+    /// Start the app per its `launch` setting (it was not running when an invocation arrived).
+    case launch(Summons)
+    /// Ask the running, not active app to come to the front (`org.freedesktop.Application.Activate`
+    /// on `owner`); the route stays pending until its `BecameActive`.
+    case raise(Summons)
     /// The app's state or owner changed: persist it.
     case appStateChanged(AppStateRecord)
 }

@@ -203,14 +203,16 @@ extension Daemon {
                 } catch {
                     return call.fail(error.dbusError)
                 }
-                let connection = core.connection
-                Task {
-                    do {
-                        let id = try await NotificationServer.notify(connection, appID: app, appName: appName, summary: summary, body: body)
-                        let commit = core.rememberNotification(id: id, appID: app, payload: payload)
-                        MethodCallReplies.answer(call, Result<UInt32, DeeplinkerError>.success(id), after: commit) { [.uint32($0)] }
-                    } catch {
-                        call.fail(DeeplinkerError.unsupported("the notification server refused: \(error)").dbusError)
+                // The id is remembered as the reply is dispatched, so a click right behind it routes.
+                NotificationServer.notify(core.connection, appID: app, appName: appName, summary: summary, body: body) { result in
+                    switch result {
+                    case .success(let id):
+                        core.onLoop { core in
+                            let commit = core.rememberNotification(id: id, appID: app, payload: payload)
+                            MethodCallReplies.answer(call, Result<UInt32, DeeplinkerError>.success(id), after: commit) { [.uint32($0)] }
+                        }
+                    case .failure(let error):
+                        call.fail(DeeplinkerError.unsupported("the notification server refused: \(error.name): \(error.message)").dbusError)
                     }
                 }
             }

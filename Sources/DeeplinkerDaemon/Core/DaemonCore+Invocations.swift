@@ -34,7 +34,7 @@ extension DaemonCore {
                 }
                 fallthrough
             case .nothing:
-                let commit = apply(try engine.ensureRunning(appID: appID))
+                let commit = apply(try engine.summon(appID: appID, platformData: platformData))
                 var reply = InvocationReply.empty
                 reply.kind = launchKind
                 return (.success(reply), commit)

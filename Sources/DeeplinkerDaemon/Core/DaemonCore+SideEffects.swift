@@ -51,10 +51,13 @@ extension DaemonCore {
                     self.deliveryFinished(
                         outcome, appID: attempt.invocation.appID, invocationID: attempt.invocation.id, attempt: attempt.attempt)
                 }
-            case .launch(let appID):
-                guard let mode = config(appID)?.launch else { continue }
+            case .launch(let summons):
+                guard let mode = config(summons.appID)?.launch else { continue }
                 let launcher = self.launcher
-                Task { await launcher.launch(appID, mode: mode) }
+                Task { await launcher.launch(summons, mode: mode) }
+            case .raise(let summons):
+                let launcher = self.launcher
+                Task { await launcher.raise(summons) }
             case .appStateChanged(let record):
                 logger.info("\(record.appID) is \(record.state.rawValue)\(record.owner.map { " (\($0))" } ?? "")")
             }

@@ -43,7 +43,8 @@ actor DaemonCore {
         self.logger = logger
         self.executor = connection.executor
         self.deliverer = Deliverer(connection: connection)
-        self.launcher = Launcher(connection: connection, logger: logger)
+        self.launcher = Launcher(
+            connection: connection, logger: logger, environment: configuration.environment, busAddress: configuration.busAddress)
         self.appsByPath = Self.paths(for: registry)
     }
 
@@ -80,6 +81,15 @@ actor DaemonCore {
             executor.execute { self.assumeIsolated { $0.effectsCommitted(id, outcome, signals: signals) } }
         }
         return commit
+    }
+
+    /// Runs `job` on the core: inline when already on the bus thread (a reply callback), else queued there.
+    nonisolated func onLoop(_ job: @escaping @Sendable (isolated DaemonCore) -> Void) {
+        if executor.isCurrent {
+            assumeIsolated { job($0) }
+        } else {
+            executor.execute { self.assumeIsolated { job($0) } }
+        }
     }
 
     func publishedShortcuts(_ appID: String) -> Set<String>? {

@@ -16,12 +16,7 @@ final class EventQueue: Sendable {
     /// Runs `job` on the core: inline when called on the loop, else queued there in order.
     func submit(_ job: @escaping Job) {
         guard !finished.load(ordering: .acquiring) else { return }
-        let core = self.core
-        if core.executor.isCurrent {
-            core.assumeIsolated { job($0) }
-        } else {
-            core.executor.execute { core.assumeIsolated { job($0) } }
-        }
+        core.onLoop(job)
     }
 
     /// Drops later submissions (shutdown).

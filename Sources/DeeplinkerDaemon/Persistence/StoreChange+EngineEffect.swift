@@ -6,7 +6,7 @@ extension StoreChange {
         switch effect {
         case .statusChanged(let invocation): self = .invocation(invocation)
         case .appStateChanged(let record): self = .appState(record)
-        case .deliver, .launch: return nil
+        case .deliver, .launch, .raise: return nil
         }
     }
 }

@@ -56,7 +56,12 @@ extension Array where Element == EngineEffect {
 
     /// The app ids to launch.
     var launches: [String] {
-        compactMap { if case .launch(let app) = $0 { app } else { nil } }
+        compactMap { if case .launch(let summons) = $0 { summons.appID } else { nil } }
+    }
+
+    /// The raise requests, in order.
+    var raises: [Summons] {
+        compactMap { if case .raise(let summons) = $0 { summons } else { nil } }
     }
 
     /// The app states recorded.

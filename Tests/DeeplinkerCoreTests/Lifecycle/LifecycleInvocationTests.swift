@@ -121,7 +121,7 @@ import Testing
         f.clock.advance(.seconds(10))
         let later = try f.engine.receive(EngineFixture.request("c", key: "k"))
         #expect(later.isDuplicate)
-        #expect(later.effects == [.launch(appID: app)])
+        #expect(later.effects == [.launch(Summons(appID: app, invocationID: "a"))])
     }
 
     @Test func burstOfInvocationsForAStartingAppLaunchesItOnce() throws {
@@ -129,7 +129,7 @@ import Testing
         #expect(try f.receive("a").launches == [app])
         f.clock.advance(.seconds(3))
         #expect(try f.receive("b").launches.isEmpty)
-        #expect(try f.engine.ensureRunning(appID: app).isEmpty)
+        #expect(try f.engine.summon(appID: app).isEmpty)
         f.clock.advance(.seconds(7))
         #expect(try f.receive("c").launches == [app], "an app that did not start is retried after 10 s")
     }
@@ -184,11 +184,50 @@ import Testing
         }
     }
 
-    @Test func ensureRunningLaunchesOnlyANotRunningApp() throws {
+    @Test func summonWithoutARouteLaunchesANotRunningAppAndRaisesARunningOne() throws {
         var f = EngineFixture()
-        #expect(try f.engine.ensureRunning(appID: app) == [.launch(appID: app)])
+        let token = ["activation-token": "tok", "desktop-startup-id": "sid"]
+        #expect(try f.engine.summon(appID: app, platformData: token)
+            == [.launch(Summons(appID: app, activationToken: "tok", desktopStartupID: "sid"))])
         _ = f.engine.nameOwnerChanged(appID: app, newOwner: ":1.5")
-        #expect(try f.engine.ensureRunning(appID: app).isEmpty)
+        #expect(try f.engine.summon(appID: app, platformData: token)
+            == [.raise(Summons(appID: app, activationToken: "tok", desktopStartupID: "sid", owner: ":1.5"))])
+        _ = try f.engine.lifecycleSignal(.becameActive, appID: app, sender: ":1.5")
+        #expect(try f.engine.summon(appID: app).isEmpty, "an active app is neither launched nor raised")
+    }
+
+    @Test func invocationForARunningInactiveAppRaisesItWithTheTokenAndStaysPending() throws {
+        var f = EngineFixture()
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: ":1.5")
+        let request = InvocationRequest(
+            id: "a", appID: app, route: Route(target: "recipe", parameters: [:], source: .url),
+            platformData: ["activation-token": "tok", "deeplinker.url": "bestrecipes://recipe"])
+        let effects = try f.engine.receive(request).effects
+        #expect(effects.raises == [Summons(appID: app, invocationID: "a", url: "bestrecipes://recipe", activationToken: "tok", owner: ":1.5")])
+        #expect(effects.deliveries.isEmpty)
+        #expect(effects.launches.isEmpty)
+        #expect(f.engine.pending(appID: app)?.id == "a")
+    }
+
+    @Test func backgroundAppIsRaisedButNotWhenRaiseIsOff() throws {
+        var on = EngineFixture()
+        _ = on.engine.nameOwnerChanged(appID: app, newOwner: ":1.5")
+        _ = try on.engine.lifecycleSignal(.didEnterBackground, appID: app, sender: ":1.5")
+        #expect(on.engine.state(of: app) == .background)
+        #expect(try on.receive("a").raises.map(\.owner) == [":1.5"])
+
+        var off = EngineFixture(policy: AppPolicy(raise: false))
+        _ = off.engine.nameOwnerChanged(appID: app, newOwner: ":1.5")
+        #expect(try off.receive("a").raises.isEmpty)
+        #expect(off.engine.pending(appID: app)?.id == "a")
+    }
+
+    @Test func activeAppIsNotRaisedItGetsTheRoute() throws {
+        var f = EngineFixture()
+        try f.activate()
+        let effects = try f.receive("a")
+        #expect(effects.raises.isEmpty)
+        #expect(effects.deliveries.count == 1)
     }
 
     @Test func restoreRouteIsTheLastDeliveredRouteWithSourceRestore() throws {

@@ -12,7 +12,8 @@ struct RouteFileParserTests {
         let config = try RoutingFixtures.parse(Self.minimal)
         #expect(config.name == nil)
         #expect(config.schemes.isEmpty && config.domains.isEmpty)
-        #expect(config.launch == .dbus)
+        #expect(config.launch == .auto)
+        #expect(config.raise)
         #expect(config.delivery == .activateAction)
         #expect(config.deliverCommand == nil)
         #expect(config.pendingTTL == .seconds(600))
@@ -24,6 +25,13 @@ struct RouteFileParserTests {
         #expect(config.fallbackTarget == nil)
         #expect(config.notifications == NotificationConfig())
         #expect(config.policy == AppPolicy.default)
+    }
+
+    @Test(arguments: [("auto", LaunchMode.auto), ("dbus", .dbus), ("desktop", .desktop), ("none", .none)])
+    func launchModes(text: String, mode: LaunchMode) throws {
+        let config = try RoutingFixtures.parse("launch = \"\(text)\"\nraise = false\n" + Self.minimal)
+        #expect(config.launch == mode)
+        #expect(!config.raise && !config.policy.raise)
     }
 
     @Test func everyKey() throws {
@@ -128,6 +136,7 @@ struct RouteFileParserTests {
         ("restore-last-route = \"yes\"", "1:22", "expected true or false"),
         ("launch = \"systemd\"", "1:10", "invalid launch \"systemd\""),
         ("launch = []", "1:10", "non-empty argv"),
+        ("raise = \"no\"", "1:9", "expected true or false"),
         ("delivery = \"exec\"", "1:12", "needs a deliver-command"),
         ("deliver-command = [\"x\"]", "1:19", "only used with delivery = \"exec\""),
         ("delivery = \"exec\"\ndeliver-command = [\"x\", \"{route}\"]", "2:25", "unknown placeholder {route}"),
@@ -195,7 +204,7 @@ struct RouteFileParserTests {
     @Test func reportsTheFirstProblemInFileOrder() {
         // TOMLKit hands keys back sorted; the error must still be the first one written.
         let error = RoutingFixtures.configError("zeta = 1\nalpha = 2")
-        #expect(error?.description == "test.toml:1:1: zeta: unknown key \"zeta\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, pending-ttl, restore-last-route, routes, schemes, shortcuts, targets)")
+        #expect(error?.description == "test.toml:1:1: zeta: unknown key \"zeta\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, pending-ttl, raise, restore-last-route, routes, schemes, shortcuts, targets)")
     }
 
     @Test func atMost64ParametersPerTarget() {

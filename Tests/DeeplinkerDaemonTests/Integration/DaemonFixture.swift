@@ -28,6 +28,8 @@ final class DaemonFixture: Sendable {
     let delivers = Recorder<DeliverSignal>()
     /// `ActivateAction` calls received by python stand-ins (launched by the daemon or the bus).
     let pythonReceived = Recorder<PythonStandIn.Received>()
+    /// Variables added to the daemon's environment (for launching tests).
+    let environment: [String: String]
     private let running = Mutex<(task: Task<Void, Never>, daemon: Daemon)?>(nil)
 
     /// - Parameters:
@@ -37,8 +39,10 @@ final class DaemonFixture: Sendable {
     ///   - activatable: app ids made bus-activatable as python stand-ins (service files written
     ///     before the bus starts).
     init(
-        routeFiles: [String: String] = [:], shipped: [String] = [], activatable: [String] = [], startDaemon: Bool = true
+        routeFiles: [String: String] = [:], shipped: [String] = [], activatable: [String] = [],
+        environment: [String: String] = [:], startDaemon: Bool = true
     ) async throws {
+        self.environment = environment
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-itest-\(UUID().uuidString.prefix(12))")
         configDir = root + "/config"
         stateDir = root + "/state"
@@ -91,7 +95,8 @@ final class DaemonFixture: Sendable {
 
     var configuration: DaemonConfiguration {
         DaemonConfiguration(
-            configDirectory: configDir, stateDirectory: stateDir, busAddress: bus.address, environment: ["XDG_DATA_HOME": dataHome])
+            configDirectory: configDir, stateDirectory: stateDir, busAddress: bus.address,
+            environment: environment.merging(["XDG_DATA_HOME": dataHome]) { $1 })
     }
 
     static let logger: Logger = {

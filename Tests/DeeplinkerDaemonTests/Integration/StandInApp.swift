@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// An app as the daemon sees it: a bus connection that (usually) owns the app id's name, answers
-/// `org.freedesktop.Application.ActivateAction` at the app's object path and emits
+/// `org.freedesktop.Application.ActivateAction` and `Activate` at the app's object path and emits
 /// `org.deeplinker.Lifecycle1` signals there.
 final class StandInApp: Sendable {
     /// How the stand-in answers `ActivateAction`.
@@ -31,6 +31,8 @@ final class StandInApp: Sendable {
     let path: String
     let connection: DBusConnection
     let received = Recorder<Received>()
+    /// `platform_data` of each `org.freedesktop.Application.Activate` call (a raise).
+    let activations = Recorder<[String: DBusValue]>()
     private let answer: Locked<Answer>
     private let held = Locked<[DBusMethodCall]>([])
     private let setAppStateReplied = Locked<Bool>(false)
@@ -63,7 +65,13 @@ final class StandInApp: Sendable {
                 target: target, parameters: parameters, platformData: data,
                 afterSetAppStateReply: replied.value))
         }
-        try connection.export(DBusObject(path: path, interfaces: [DBusInterface("org.freedesktop.Application", methods: [method])]))
+        let activations = self.activations
+        let activate = DBusMethod("Activate", in: [DBusArgument("platform_data", "a{sv}")]) { call in
+            activations.put(call.arguments.first?.variantDictionaryValue ?? [:])
+            call.reply()
+        }
+        try connection.export(DBusObject(
+            path: path, interfaces: [DBusInterface("org.freedesktop.Application", methods: [activate, method])]))
         if ownName {
             try await takeName()
         }

@@ -74,6 +74,30 @@ struct PostNotificationTests {
         #expect(received.platformData["deeplinker.action"]?.stringValue == "default")
     }
 
+    @Test("a click the server sends right behind its Notify reply routes (the id is remembered before anything else runs)")
+    func clickRightBehindTheReplyRoutes() async throws {
+        let fixture = try await DaemonFixture(shipped: ["com.bestrecipes.App"])
+        defer { Task { await fixture.shutdown() } }
+        let mock = try await Self.startMock(fixture)
+        defer { kill(mock.processIdentifier, SIGKILL) }
+        let app = try await fixture.activeStandIn("com.bestrecipes.App")
+        defer { app.close() }
+        // Notify answers 4242 and, in the server's next main-loop turn, clicks it: both messages
+        // reach the daemon back to back.
+        let code = """
+            from gi.repository import GLib
+            GLib.idle_add(lambda s=self: s.EmitSignal('org.freedesktop.Notifications', 'ActionInvoked', 'us', [4242, 'default']) and False)
+            ret = 4242
+            """
+        _ = try await fixture.client.call(
+            destination: Self.server, path: Self.path, interface: Self.mockInterface, member: "AddMethod",
+            arguments: [.string(Self.server), .string("Notify"), .string("susssasa{sv}i"), .string("u"), .string(code)])
+        #expect(try await Self.post(fixture, summary: "Quick", recipe: "5") == 4242)
+        let received = try await app.received.first { _ in true }
+        #expect(received.target == "recipe")
+        #expect(received.parameters == ["id": "5"])
+    }
+
     @Test("NotificationClosed forgets the notification: a later click routes nothing")
     func closedIsForgotten() async throws {
         let fixture = try await DaemonFixture(shipped: ["com.bestrecipes.App"])

@@ -140,7 +140,7 @@ import Testing
         second.revision = 1
         let state = AppStateRecord(appID: S.app, state: .active, owner: ":1.1", updatedAt: 3)
         let commit = store.enqueue(effects: [
-            .statusChanged(first), .statusChanged(second), .launch(appID: S.app), .appStateChanged(state),
+            .statusChanged(first), .statusChanged(second), .launch(Summons(appID: S.app)), .raise(Summons(appID: S.app, owner: ":1.1")), .appStateChanged(state),
         ])
         try await commit.wait()
         #expect(try await store.invocation(id: "a")?.status == .delivering)

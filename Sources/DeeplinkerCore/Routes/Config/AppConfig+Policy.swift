@@ -8,6 +8,7 @@ extension AppConfig {
         }
         return AppPolicy(
             pendingTTL: pendingTTL, dedupeWindow: dedupeWindow, deliveryTimeout: deliveryTimeout, maxAttempts: maxAttempts,
-            lifecycleSenders: lifecycleSenders == .any ? .any : .owner, restoreLastRoute: restoreLastRoute, delivery: mode)
+            lifecycleSenders: lifecycleSenders == .any ? .any : .owner, restoreLastRoute: restoreLastRoute, delivery: mode,
+            raise: raise)
     }
 }

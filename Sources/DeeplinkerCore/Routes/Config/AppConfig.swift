@@ -12,6 +12,8 @@ public struct AppConfig: Sendable {
     public var schemeSpellings: [String]
     public var domains: [DomainPattern]
     public var launch: LaunchMode
+    /// `raise`: ask a running app that is not active to come to the front (SPEC §6, Raise).
+    public var raise: Bool
     public var delivery: DeliveryMode
     /// argv for `delivery = "exec"`, with `{target}`, `{invocation-id}`, `{source}`, `{parameters-json}` placeholders.
     public var deliverCommand: [String]?
@@ -41,7 +43,8 @@ public struct AppConfig: Sendable {
         schemes = []
         schemeSpellings = []
         domains = []
-        launch = .dbus
+        launch = .auto
+        raise = true
         delivery = .activateAction
         deliverCommand = nil
         pendingTTL = .seconds(600)

@@ -9,7 +9,7 @@ public struct RouteFileParser {
 
     static let topLevelKeys: Set<String> = [
         "name", "schemes", "domains", "launch", "delivery", "deliver-command", "pending-ttl", "dedupe-window",
-        "delivery-timeout", "max-attempts", "lifecycle-senders", "restore-last-route", "fallback-target", "targets",
+        "delivery-timeout", "max-attempts", "lifecycle-senders", "restore-last-route", "raise", "fallback-target", "targets",
         "routes", "notifications", "shortcuts",
     ]
 
@@ -81,6 +81,7 @@ public struct RouteFileParser {
         if let value = root["lifecycle-senders"] {
             config.lifecycleSenders = try enumValue(value, at: top.appending("lifecycle-senders"), LifecycleSenders.self)
         }
+        if let value = root["raise"] { config.raise = try bool(value, at: top.appending("raise")) }
         if let value = root["restore-last-route"] {
             config.restoreLastRoute = try bool(value, at: top.appending("restore-last-route"))
         }
@@ -159,9 +160,12 @@ public struct RouteFileParser {
             return .command(argv)
         }
         switch try string(value, at: path) {
+        case "auto": return .auto
         case "dbus": return .dbus
+        case "desktop": return .desktop
         case "none": return .none
-        case let other: throw fail(path, "invalid launch \"\(other)\" (expected \"dbus\", \"none\" or an argv array)")
+        case let other:
+            throw fail(path, "invalid launch \"\(other)\" (expected \"auto\", \"dbus\", \"desktop\", \"none\" or an argv array)")
         }
     }
 
