@@ -30,15 +30,19 @@ let package = Package(
             name: "DBusKit",
             dependencies: ["CDBus"]
         ),
+        // The contract's names (SPEC §1, §3): bus names, object paths, error names, platform-data
+        // keys, lifecycle signals, de-duplication keys. No dependencies; everyone else imports it.
+        .target(name: "DeeplinkerProtocol"),
         .target(
             name: "DeeplinkerCore",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["DeeplinkerProtocol", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(
             name: "DeeplinkerDaemon",
             dependencies: [
                 "DBusKit",
                 "DeeplinkerCore",
+                "DeeplinkerProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -47,7 +51,7 @@ let package = Package(
         ),
         .target(
             name: "DeeplinkerClient",
-            dependencies: ["DBusKit"]
+            dependencies: ["DBusKit", "DeeplinkerProtocol"]
         ),
         .executableTarget(
             name: "deeplinkerd",
@@ -64,6 +68,7 @@ let package = Package(
                 "DBusKit",
                 "DeeplinkerCore",
                 "DeeplinkerClient",
+                "DeeplinkerProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,23 +82,24 @@ let package = Package(
                 "DBusKit",
                 "DeeplinkerCore",
                 "DeeplinkerDaemon",
+                "DeeplinkerProtocol",
             ]
         ),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DeeplinkerTestSupport"]),
-        .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore"]),
+        .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore", "DeeplinkerProtocol"]),
         .testTarget(
             name: "DeeplinkerDaemonTests",
             dependencies: [
-                "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient",
+                "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient", "DeeplinkerProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "DeeplinkerCLITests",
-            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerTestSupport"]
+            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport"]
         ),
         // Helpers shared by the test targets (waiting on events without sleeping).
-        .target(name: "DeeplinkerTestSupport", dependencies: ["DBusKit"], path: "Tests/Support"),
+        .target(name: "DeeplinkerTestSupport", dependencies: ["DBusKit", "DeeplinkerProtocol"], path: "Tests/Support"),
         // libFuzzer targets (scripts/fuzz.sh NAME SECONDS; build with --sanitize=fuzzer).
         .executableTarget(name: "fuzz-url-matching", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-url-matching"),
         .executableTarget(name: "fuzz-payload-mapping", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-payload-mapping"),

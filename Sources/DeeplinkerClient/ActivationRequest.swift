@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerProtocol
 
 /// An `org.freedesktop.Application.Activate` call: the launcher or the daemon asks the app to
 /// present its window (SPEC §6, Raise). The route that caused it, if any, follows on `BecameActive`.
@@ -25,8 +26,8 @@ public struct ActivationRequest: Sendable, Hashable, Codable {
     /// Reads the known keys of `Activate`'s `platform_data`; others are ignored.
     public init(platformData: [String: DBusValue]) {
         self.init(
-            activationToken: platformData["activation-token"]?.stringValue,
-            desktopStartupID: platformData["desktop-startup-id"]?.stringValue,
-            invocationID: platformData["deeplinker.invocation-id"]?.stringValue)
+            activationToken: platformData[PlatformDataKey.activationToken]?.stringValue,
+            desktopStartupID: platformData[PlatformDataKey.desktopStartupID]?.stringValue,
+            invocationID: platformData[PlatformDataKey.invocationID]?.stringValue)
     }
 }

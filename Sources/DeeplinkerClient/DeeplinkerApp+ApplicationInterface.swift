@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerProtocol
 
 extension DeeplinkerApp {
     /// `org.freedesktop.Application` as GApplication exports it: `ActivateAction` delivers routes,
@@ -45,7 +46,7 @@ extension DeeplinkerApp {
             DeeplinkerNames.applicationInterface, methods: [activateMethod, openMethod, activateAction])
         let lifecycle = DBusInterface(
             DeeplinkerNames.lifecycleInterface,
-            signals: ["BecameActive", "WillResignActive", "DidEnterBackground", "WillEnterForeground"].map { DBusSignal($0) })
+            signals: LifecycleSignalName.allCases.map { DBusSignal($0.rawValue) })
         return DBusObject(path: objectPath, interfaces: [application, lifecycle])
     }
 }

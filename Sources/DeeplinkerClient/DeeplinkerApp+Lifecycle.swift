@@ -1,17 +1,18 @@
 import DBusKit
+import DeeplinkerProtocol
 
 extension DeeplinkerApp {
     /// The app is in the foreground and ready: the daemon delivers the pending deeplink now.
-    public func becameActive() { announce(.active, signal: "BecameActive") }
+    public func becameActive() { announce(.active, signal: .becameActive) }
 
     /// The app is about to stop being active (a dialog, a lost focus).
-    public func willResignActive() { announce(.inactive, signal: "WillResignActive") }
+    public func willResignActive() { announce(.inactive, signal: .willResignActive) }
 
     /// The app went to the background.
-    public func didEnterBackground() { announce(.background, signal: "DidEnterBackground") }
+    public func didEnterBackground() { announce(.background, signal: .didEnterBackground) }
 
     /// The app is coming back to the foreground but is not active yet.
-    public func willEnterForeground() { announce(.inactive, signal: "WillEnterForeground") }
+    public func willEnterForeground() { announce(.inactive, signal: .willEnterForeground) }
 
     /// The state last announced, nil before the first announcement.
     public var lifecycleState: AppLifecycleState? { state.withLock { $0.lifecycle } }
@@ -22,10 +23,10 @@ extension DeeplinkerApp {
         state.withLock { $0.daemonAppeared.append(handler) }
     }
 
-    private func announce(_ lifecycle: AppLifecycleState, signal: String) {
+    private func announce(_ lifecycle: AppLifecycleState, signal: LifecycleSignalName) {
         state.withLock { $0.lifecycle = lifecycle }
         // The path was validated in init, so building the signal cannot fail.
-        try? connection.emitSignal(path: objectPath, interface: DeeplinkerNames.lifecycleInterface, member: signal)
+        try? connection.emitSignal(path: objectPath, interface: DeeplinkerNames.lifecycleInterface, member: signal.rawValue)
     }
 
     /// The daemon's name changed hands: a new daemon knows nothing of a state it did not see, so
@@ -45,12 +46,12 @@ extension DeeplinkerApp {
                         destination: newOwner, path: DeeplinkerNames.objectPath, interface: DeeplinkerNames.interface,
                         member: "SetAppState", arguments: [.string(appID), .string(lifecycle.setAppStateValue)])
                 } catch {
-                    let member = switch lifecycle {
-                    case .active: "BecameActive"
-                    case .inactive: "WillResignActive"
-                    case .background: "DidEnterBackground"
+                    let signal: LifecycleSignalName = switch lifecycle {
+                    case .active: .becameActive
+                    case .inactive: .willResignActive
+                    case .background: .didEnterBackground
                     }
-                    try? connection.emitSignal(path: objectPath, interface: DeeplinkerNames.lifecycleInterface, member: member)
+                    try? connection.emitSignal(path: objectPath, interface: DeeplinkerNames.lifecycleInterface, member: signal.rawValue)
                 }
             }
             for handler in handlers { handler(newOwner) }

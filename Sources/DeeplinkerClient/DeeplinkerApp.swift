@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerProtocol
 import Synchronization
 
 /// The app side of Deeplinker for Swift apps on Linux: owns the app's bus name (its app id),
@@ -55,7 +56,7 @@ public final class DeeplinkerApp: Sendable {
         self.connection = connection
         self.ownsConnection = ownsConnection
         // Refuse ids that make no valid object path or bus name now, not at the first signal.
-        _ = try DBusMessage.signal(path: objectPath, interface: DeeplinkerNames.lifecycleInterface, member: "BecameActive")
+        _ = try DBusMessage.signal(path: objectPath, interface: DeeplinkerNames.lifecycleInterface, member: LifecycleSignalName.becameActive.rawValue)
     }
 
     /// Exports `org.freedesktop.Application`, starts watching the daemon and takes the app's bus

@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerProtocol
 
 /// A route the daemon delivered to the app through `ActivateAction`: the target, its parameters
 /// and the `deeplinker.*` platform data that came with it.
@@ -59,13 +60,13 @@ public struct IncomingRoute: Sendable, Hashable, Codable {
         let platform = arguments[2].variantDictionaryValue ?? [:]
         self.init(
             target: target, parameters: parameters,
-            invocationID: platform["deeplinker.invocation-id"]?.stringValue ?? "",
-            source: platform["deeplinker.source"]?.stringValue ?? "",
-            url: platform["deeplinker.url"]?.stringValue,
-            action: platform["deeplinker.action"]?.stringValue,
-            activationToken: platform["activation-token"]?.stringValue,
-            desktopStartupID: platform["desktop-startup-id"]?.stringValue,
-            receivedAtMicroseconds: platform["deeplinker.received-at"]?.int64Value,
-            isRedelivery: platform["deeplinker.redelivery"]?.boolValue ?? false)
+            invocationID: platform[PlatformDataKey.invocationID]?.stringValue ?? "",
+            source: platform[PlatformDataKey.source]?.stringValue ?? "",
+            url: platform[PlatformDataKey.url]?.stringValue,
+            action: platform[PlatformDataKey.notificationAction]?.stringValue,
+            activationToken: platform[PlatformDataKey.activationToken]?.stringValue,
+            desktopStartupID: platform[PlatformDataKey.desktopStartupID]?.stringValue,
+            receivedAtMicroseconds: platform[PlatformDataKey.receivedAt]?.int64Value,
+            isRedelivery: platform[PlatformDataKey.redelivery]?.boolValue ?? false)
     }
 }

@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerProtocol
 
 /// A stand-in for the Best Recipes app: its own connection owning `com.bestrecipes.App`, exporting
 /// `org.freedesktop.Application.ActivateAction` (answered at once) at the app's object path, and
@@ -10,16 +11,16 @@ final class StandInApp: Sendable {
 
     init(address: String, appID: String = BenchRouteFile.appID) throws {
         connection = try DBusConnection(address: address)
-        path = "/" + String(appID.map { $0 == "." ? "/" : $0 == "-" ? "_" : $0 })
+        path = DeeplinkerBus.objectPath(forAppID: appID)
         let probe = self.probe
         try connection.export(DBusObject(path: path, interfaces: [
-            DBusInterface("org.freedesktop.Application", methods: [
+            DBusInterface(DeeplinkerBus.applicationInterface, methods: [
                 DBusMethod(
                     "ActivateAction",
                     in: [DBusArgument("action_name", "s"), DBusArgument("parameter", "av"), DBusArgument("platform_data", "a{sv}")]
                 ) { call in
                     let data = call.arguments.count == 3 ? call.arguments[2].variantDictionaryValue : nil
-                    probe.arrived(data?["deeplinker.url"]?.stringValue ?? "")
+                    probe.arrived(data?[PlatformDataKey.url]?.stringValue ?? "")
                     call.reply()
                 }
             ])
@@ -30,7 +31,7 @@ final class StandInApp: Sendable {
     func becomeActive(appID: String = BenchRouteFile.appID) async throws {
         let reply = try await connection.requestName(appID)
         guard reply == .primaryOwner || reply == .alreadyOwner else { throw DBusError.failed("could not own \(appID): \(reply)") }
-        try connection.emitSignal(path: path, interface: "org.deeplinker.Lifecycle1", member: "BecameActive")
+        try connection.emitSignal(path: path, interface: DeeplinkerBus.lifecycleInterface, member: LifecycleSignalName.becameActive.rawValue)
     }
 
     func close() {

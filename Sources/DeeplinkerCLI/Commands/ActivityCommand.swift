@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeeplinkerClient
+import DeeplinkerProtocol
 
 /// `deeplinker activity ID URL`: continue a web activity (App-Clip style); an empty URL means
 /// "returned without an invocation URL" (a `restore` route when the app enables it).
@@ -20,7 +21,7 @@ struct ActivityCommand: AsyncParsableCommand {
 
     func run() async throws {
         var platform = DaemonSession.platformData()
-        platform["activity-type"] = type
+        platform[PlatformDataKey.activityType] = type
         let reply = try await DaemonSession.run(options) { [platform] in
             try await $0.invoke(appID: appID, source: "activity", input: url, platformData: platform)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeeplinkerClient
+import DeeplinkerProtocol
 
 /// `deeplinker notify ID PAYLOAD_JSON [--action KEY]`: the user clicked a notification.
 struct NotifyCommand: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct NotifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         var platform = DaemonSession.platformData()
-        platform["action"] = action
+        platform[PlatformDataKey.action] = action
         let reply = try await DaemonSession.run(options) { [platform] in
             try await $0.invoke(appID: appID, source: "notification", input: payload, platformData: platform)
         }

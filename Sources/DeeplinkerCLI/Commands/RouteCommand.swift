@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeeplinkerClient
 import DeeplinkerCore
+import DeeplinkerProtocol
 
 /// `deeplinker route ID URL`: which route a URL takes. Through the daemon's `ResolveURL` when it
 /// runs, followed by every route's verdict from the local route files when they have the app;
@@ -64,11 +65,11 @@ struct RouteCommand: AsyncParsableCommand {
         let (registry, errors, directories) = RouteFiles.registry(configDir: options.configDir)
         if !appID.isEmpty, registry.apps[appID] == nil {
             if let error = errors.first(where: { RouteFiles.appID(ofFile: $0.file) == appID }) {
-                throw CLIFailure(.configError, error.description, errorName: "org.deeplinker.Error.InvalidConfig")
+                throw CLIFailure(.configError, error.description, errorName: DeeplinkerBus.errorName("InvalidConfig"))
             }
             throw CLIFailure(
                 .unknownApp, "UnknownApp: no route file \(appID).toml in \(directories.joined(separator: ", "))",
-                errorName: "org.deeplinker.Error.UnknownApp")
+                errorName: DeeplinkerBus.errorName("UnknownApp"))
         }
         let explanation = registry.explainURL(appID: appID, url: url)
         if options.json {

@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerClient
 import Foundation
+import DeeplinkerProtocol
 
 /// Connects to the daemon for one verb and turns bus errors into `CLIFailure`s.
 public enum DaemonSession {
@@ -39,8 +40,8 @@ public enum DaemonSession {
     /// startup id, so the app can raise its window.
     public static func platformData(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
         var data: [String: String] = [:]
-        if let token = environment["XDG_ACTIVATION_TOKEN"], !token.isEmpty { data["activation-token"] = token }
-        if let id = environment["DESKTOP_STARTUP_ID"], !id.isEmpty { data["desktop-startup-id"] = id }
+        if let token = environment["XDG_ACTIVATION_TOKEN"], !token.isEmpty { data[PlatformDataKey.activationToken] = token }
+        if let id = environment["DESKTOP_STARTUP_ID"], !id.isEmpty { data[PlatformDataKey.desktopStartupID] = id }
         return data
     }
 }

@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import Foundation
+import DeeplinkerProtocol
 
 /// Finds and parses route files for the offline verbs (`check`, `route`, `desktop-entry`), with
 /// the daemon's search path (SPEC §5): `--config-dir` alone, else `$XDG_CONFIG_HOME/deeplinker/apps`,
@@ -71,11 +72,11 @@ public enum RouteFiles {
         guard let path = discover(in: directories).winners[appID] else {
             throw CLIFailure(
                 .unknownApp, "UnknownApp: no route file \(appID).toml in \(directories.joined(separator: ", "))",
-                errorName: "org.deeplinker.Error.UnknownApp")
+                errorName: DeeplinkerBus.errorName("UnknownApp"))
         }
         switch load(path) {
         case .success(let config): return config
-        case .failure(let error): throw CLIFailure(.configError, error.description, errorName: "org.deeplinker.Error.InvalidConfig")
+        case .failure(let error): throw CLIFailure(.configError, error.description, errorName: DeeplinkerBus.errorName("InvalidConfig"))
         }
     }
 }

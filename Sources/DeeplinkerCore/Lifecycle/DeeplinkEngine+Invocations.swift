@@ -1,3 +1,4 @@
+import DeeplinkerProtocol
 extension DeeplinkEngine {
     /// The earlier invocation an identical one (same `dedupeKey`) would repeat, if it arrived within
     /// the app's `dedupe-window`. The daemon may call this before routing to answer a repeat cheaply.
@@ -60,7 +61,7 @@ extension DeeplinkEngine {
             source: source,
             route: nil,
             status: .rejected,
-            detail: "org.deeplinker.Error.\(error.name)",
+            detail: DeeplinkerBus.errorName(error.name),
             receivedAt: clock.nowMicroseconds(),
             platformData: platformData,
             launchKind: launchKind

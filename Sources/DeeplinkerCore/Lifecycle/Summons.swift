@@ -1,3 +1,4 @@
+import DeeplinkerProtocol
 /// What the daemon needs to bring an app to the user (SPEC §6): launch it when it is not running, or
 /// raise it (`org.freedesktop.Application.Activate`) when it runs but is not active.
 public struct Summons: Sendable, Hashable {
@@ -29,7 +30,7 @@ public struct Summons: Sendable, Hashable {
     /// `deeplinker.url`).
     public init(appID: String, invocationID: String?, platformData: [String: String]) {
         self.init(
-            appID: appID, invocationID: invocationID, url: platformData["deeplinker.url"],
-            activationToken: platformData["activation-token"], desktopStartupID: platformData["desktop-startup-id"])
+            appID: appID, invocationID: invocationID, url: platformData[PlatformDataKey.url],
+            activationToken: platformData[PlatformDataKey.activationToken], desktopStartupID: platformData[PlatformDataKey.desktopStartupID])
     }
 }

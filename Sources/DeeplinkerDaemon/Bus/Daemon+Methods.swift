@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerCore
 import Foundation
+import DeeplinkerProtocol
 
 /// The handlers of `org.deeplinker.Deeplinker1`: decode arguments, run the core on the event queue,
 /// answer through `MethodCallReplies`.
@@ -57,7 +58,7 @@ extension Daemon {
         case "ActivateNotification":
             return { call, s, core in
                 let (app, payload, action) = (s[0], s[1], s[2])
-                let data = action.isEmpty ? [:] : ["deeplinker.action": action]
+                let data = action.isEmpty ? [:] : [PlatformDataKey.notificationAction: action]
                 let (result, commit) = core.invoke(appID: app, kind: "notification", input: payload, source: .notification, platformData: data) {
                     (registry, _) throws(DeeplinkerError) in .route(try registry.resolveNotification(appID: app, payloadJSON: payload))
                 }
@@ -76,8 +77,8 @@ extension Daemon {
             return { call, s, core in
                 let (app, type, url) = (s[0], s[1], s[2])
                 let (result, commit) = core.invoke(
-                    appID: app, kind: "activity", input: type + "\u{1F}" + url, source: .activity,
-                    platformData: ["activity-type": type]
+                    appID: app, kind: "activity", input: DedupeKey.activityInput(type: type, webpageURL: url), source: .activity,
+                    platformData: [PlatformDataKey.activityType: type]
                 ) { (registry, _) throws(DeeplinkerError) in
                     try registry.resolveActivity(appID: app, activityType: type, webpageURL: url)
                 }
@@ -114,7 +115,8 @@ extension Daemon {
                     return MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)
                 }
                 let kind = source == "activity" ? "activity" : source
-                let dedupeInput = source == "activity" ? (data["activity-type"] ?? "browsing-web") + "\u{1F}" + input : input
+                let dedupeInput = source == "activity"
+                    ? DedupeKey.activityInput(type: data[PlatformDataKey.activityType] ?? "browsing-web", webpageURL: input) : input
                 let (result, commit) = core.invoke(
                     appID: app, kind: kind, input: dedupeInput, source: recorded, platformData: data, recordAs: claimant
                 ) { (registry, published) throws(DeeplinkerError) in
@@ -264,7 +266,7 @@ extension Daemon {
     static func platformData(_ value: DBusValue) throws(DeeplinkerError) -> [String: String] {
         let entries = value.variantDictionaryValue ?? [:]
         var data: [String: String] = [:]
-        for key in ["activation-token", "desktop-startup-id", "action", "activity-type"] {
+        for key in [PlatformDataKey.activationToken, PlatformDataKey.desktopStartupID, PlatformDataKey.action, PlatformDataKey.activityType] {
             guard let entry = entries[key] else { continue }
             guard case .string(let text) = entry else {
                 throw .invalidParameter(name: "platform_data." + key, value: entry.signature, reason: "must be a string (s)")
@@ -272,7 +274,7 @@ extension Daemon {
             guard text.utf8.count <= Limits.stringArgumentBytes else {
                 throw .tooLarge(what: "platform_data." + key, size: text.utf8.count, limit: Limits.stringArgumentBytes)
             }
-            data[key == "action" ? "deeplinker.action" : key] = text
+            data[key == PlatformDataKey.action ? PlatformDataKey.notificationAction : key] = text
         }
         return data
     }

@@ -1,13 +1,14 @@
 import DBusKit
+import DeeplinkerProtocol
 
 /// The names and signatures of the daemon's D-Bus API (SPEC §3), kept apart from the handlers so
 /// that introspection, the shipped XML and the dispatch table come from one description.
 public enum DeeplinkerAPI {
-    public static let busName = "org.deeplinker.Deeplinker1"
-    public static let objectPath = "/org/deeplinker/Deeplinker1"
-    public static let interface = "org.deeplinker.Deeplinker1"
-    public static let lifecycleInterface = "org.deeplinker.Lifecycle1"
-    public static let errorPrefix = "org.deeplinker.Error."
+    public static let busName = DeeplinkerBus.name
+    public static let objectPath = DeeplinkerBus.objectPath
+    public static let interface = DeeplinkerBus.interface
+    public static let lifecycleInterface = DeeplinkerBus.lifecycleInterface
+    public static let errorPrefix = DeeplinkerBus.errorPrefix
     public static let version = "0.1.0"
 
     /// One method: name, inputs, outputs.

@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import Foundation
+import DeeplinkerProtocol
 
 extension DaemonCore {
     /// One invocation of any source: routes it and records it (or its refusal). Synchronous on the
@@ -47,10 +48,10 @@ extension DaemonCore {
     private func admit(
         id: String, resolved: ResolvedRoute, kind: String, input: String, platformData: [String: String], launchKind: String?
     ) throws(DeeplinkerError) -> (Result<InvocationReply, DeeplinkerError>, PendingCommit) {
-        let key = resolved.notificationID.map { "notification-id\u{1F}" + $0 } ?? kind + "\u{1F}" + input
+        let key = resolved.notificationID.map(DedupeKey.notification(id:)) ?? DedupeKey.invocation(kind: kind, input: input)
         var data = platformData
         if let url = resolved.url, resolved.route.source == .url || resolved.route.source == .universalLink {
-            data["deeplinker.url"] = url
+            data[PlatformDataKey.url] = url
         }
         let request = InvocationRequest(
             id: id, appID: resolved.appID, route: resolved.route, dedupeKey: key, platformData: data, launchKind: launchKind)

@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import Foundation
+import DeeplinkerProtocol
 
 extension DaemonCore {
     /// Checks that a notification can be posted: a configured app and a payload that routes.
@@ -28,8 +29,8 @@ extension DaemonCore {
             notificationTokens[id] = nil
             return
         }
-        var data = ["deeplinker.action": action]
-        if let token = notificationTokens.removeValue(forKey: notification.id) { data["activation-token"] = token }
+        var data = [PlatformDataKey.notificationAction: action]
+        if let token = notificationTokens.removeValue(forKey: notification.id) { data[PlatformDataKey.activationToken] = token }
         let appID = notification.appID
         let payload = notification.payload
         let (result, _) = invoke(appID: appID, kind: "notification", input: payload, source: .notification, platformData: data) {

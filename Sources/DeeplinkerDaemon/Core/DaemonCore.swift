@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerCore
+import DeeplinkerProtocol
 import Foundation
 import Logging
 
@@ -50,7 +51,7 @@ actor DaemonCore {
 
     static func paths(for registry: AppRegistry) -> [String: String] {
         var out: [String: String] = [:]
-        for id in registry.appIDs { out[AppObjectPath.path(for: id)] = id }
+        for id in registry.appIDs { out[DeeplinkerBus.objectPath(forAppID: id)] = id }
         return out
     }
 

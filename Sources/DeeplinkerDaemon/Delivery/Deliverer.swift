@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerCore
 import Foundation
+import DeeplinkerProtocol
 
 /// Hands one route to an app by its delivery mode and reports the outcome (SPEC §3, Delivery).
 struct Deliverer: Sendable {
@@ -33,14 +34,14 @@ struct Deliverer: Sendable {
     static func platformData(_ attempt: DeliveryAttempt) -> [String: DBusValue] {
         let invocation = attempt.invocation
         var data: [String: DBusValue] = [
-            "deeplinker.invocation-id": .string(invocation.id),
-            "deeplinker.source": .string(invocation.route?.source.rawValue ?? invocation.source.rawValue),
-            "deeplinker.received-at": .int64(invocation.receivedAt),
+            PlatformDataKey.invocationID: .string(invocation.id),
+            PlatformDataKey.source: .string(invocation.route?.source.rawValue ?? invocation.source.rawValue),
+            PlatformDataKey.receivedAt: .int64(invocation.receivedAt),
         ]
-        if attempt.redelivery { data["deeplinker.redelivery"] = .boolean(true) }
+        if attempt.redelivery { data[PlatformDataKey.redelivery] = .boolean(true) }
         for (key, value) in invocation.platformData {
             switch key {
-            case "activation-token", "desktop-startup-id", "deeplinker.url", "deeplinker.action":
+            case PlatformDataKey.activationToken, PlatformDataKey.desktopStartupID, PlatformDataKey.url, PlatformDataKey.notificationAction:
                 data[key] = .string(value)
             default:
                 break
@@ -53,8 +54,8 @@ struct Deliverer: Sendable {
         guard let destination = attempt.destination else { return .noOwner }
         do {
             _ = try await connection.call(
-                destination: destination, path: AppObjectPath.path(for: attempt.invocation.appID),
-                interface: "org.freedesktop.Application", member: "ActivateAction",
+                destination: destination, path: DeeplinkerBus.objectPath(forAppID: attempt.invocation.appID),
+                interface: DeeplinkerBus.applicationInterface, member: "ActivateAction",
                 arguments: [
                     .string(route.target),
                     .array(elementSignature: "v", [.variant(.stringDictionary(route.parameters))]),

@@ -3,6 +3,7 @@ import DeeplinkerCore
 import Foundation
 import Logging
 import Synchronization
+import DeeplinkerProtocol
 
 /// Brings an app to the user (SPEC §6): starts one that is not running per its `launch` setting, and
 /// raises one that runs but is not active with `org.freedesktop.Application.Activate`.
@@ -134,12 +135,12 @@ final class Launcher: Sendable {
     func raise(_ summons: Summons) async {
         guard let owner = summons.owner else { return }
         var data: [String: DBusValue] = [:]
-        if let token = summons.activationToken { data["activation-token"] = .string(token) }
-        if let id = summons.desktopStartupID { data["desktop-startup-id"] = .string(id) }
-        if let id = summons.invocationID { data["deeplinker.invocation-id"] = .string(id) }
+        if let token = summons.activationToken { data[PlatformDataKey.activationToken] = .string(token) }
+        if let id = summons.desktopStartupID { data[PlatformDataKey.desktopStartupID] = .string(id) }
+        if let id = summons.invocationID { data[PlatformDataKey.invocationID] = .string(id) }
         do {
             _ = try await connection.call(
-                destination: owner, path: AppObjectPath.path(for: summons.appID), interface: "org.freedesktop.Application",
+                destination: owner, path: DeeplinkerBus.objectPath(forAppID: summons.appID), interface: DeeplinkerBus.applicationInterface,
                 member: "Activate", arguments: [.variantDictionary(data)], timeout: .seconds(5), noAutoStart: true)
             logger.debug("raised \(summons.appID) (\(owner))")
         } catch {

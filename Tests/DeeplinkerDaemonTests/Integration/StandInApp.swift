@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import Synchronization
+import DeeplinkerProtocol
 
 /// An app as the daemon sees it: a bus connection that (usually) owns the app id's name, answers
 /// `org.freedesktop.Application.ActivateAction` and `Activate` at the app's object path and emits
@@ -78,7 +79,7 @@ final class StandInApp: Sendable {
     }
 
     static func objectPath(_ appID: String) -> String {
-        "/" + String(appID.map { $0 == "." ? "/" : $0 == "-" ? "_" : $0 })
+        DeeplinkerBus.objectPath(forAppID: appID)
     }
 
     func takeName() async throws {

@@ -1,3 +1,4 @@
+import DeeplinkerProtocol
 extension AppRegistry {
     /// Sources `Invoke` accepts.
     public static let invokeSources: [String] = ["url", "notification", "shortcut", "activity", "launch"]
@@ -22,7 +23,7 @@ extension AppRegistry {
             return .route(try resolveShortcut(appID: appID, type: input, publishedShortcuts: publishedShortcuts))
         case "activity":
             return try resolveActivity(
-                appID: appID, activityType: platformData["activity-type"] ?? Self.browsingWebActivity, webpageURL: input)
+                appID: appID, activityType: platformData[PlatformDataKey.activityType] ?? Self.browsingWebActivity, webpageURL: input)
         case "launch":
             return try resolveLaunch(appID: appID, optionsJSON: input, publishedShortcuts: publishedShortcuts).resolution
         default:
