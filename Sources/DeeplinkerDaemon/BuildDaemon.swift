@@ -40,7 +40,7 @@ private func assemble(_ configuration: DaemonConfiguration, connection: DBusConn
 
     var policies: [String: AppPolicy] = [:]
     for id in registry.appIDs { policies[id] = try registry.config(id).policy }
-    let engine = DeeplinkEngine(policies: policies)
+    let engine = DeeplinkEngine(clock: configuration.clock, policies: policies)
     let core = DaemonCore(
         connection: connection, store: store, registry: registry, engine: engine, configuration: configuration, logger: logger)
     let daemon = Daemon(connection: connection, store: store, core: core, logger: logger)
@@ -73,7 +73,7 @@ private func start(
     events.submit { core in core.postedNotifications = posted }
     try await subscribeToNotificationServer(connection, events: events)
 
-    let snapshot = try await store.loadSnapshot(dedupeSince: Int64(Date().timeIntervalSince1970 * 1_000_000) - 3_600_000_000)
+    let snapshot = try await store.loadSnapshot(dedupeSince: daemon.core.configuration.clock.nowMicroseconds() - 3_600_000_000)
     let published = try await store.allShortcuts()
     var apps = Set(registry.appIDs)
     for invocation in snapshot.openInvocations { apps.insert(invocation.appID) }

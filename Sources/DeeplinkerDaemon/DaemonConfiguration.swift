@@ -1,3 +1,4 @@
+import DeeplinkerCore
 import Foundation
 
 /// Everything `deeplinkerd`'s flags and environment decide (SPEC §9).
@@ -12,16 +13,21 @@ public struct DaemonConfiguration: Sendable {
     public var environment: [String: String]
     /// How many history rows are kept.
     public var historyLimit: Int
+    /// The daemon's only wall clock (receive times, TTL, de-duplication, posted notifications);
+    /// tests inject a manual one.
+    public var clock: any EngineClock
 
     public init(
         configDirectory: String? = nil, stateDirectory: String? = nil, busAddress: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment, historyLimit: Int = 10_000
+        environment: [String: String] = ProcessInfo.processInfo.environment, historyLimit: Int = 10_000,
+        clock: any EngineClock = SystemEngineClock()
     ) {
         self.configDirectory = configDirectory
         self.stateDirectory = stateDirectory ?? Self.defaultStateDirectory(environment: environment)
         self.busAddress = busAddress
         self.environment = environment
         self.historyLimit = historyLimit
+        self.clock = clock
     }
 
     /// `$XDG_STATE_HOME/deeplinker`, else `~/.local/state/deeplinker`.

@@ -12,7 +12,7 @@ extension DaemonCore {
 
     /// Remembers a posted notification durably.
     func rememberNotification(id: UInt32, appID: String, payload: String) -> PendingCommit {
-        let posted = PostedNotification(id: id, appID: appID, payload: payload, postedAt: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        let posted = PostedNotification(id: id, appID: appID, payload: payload, postedAt: engine.now)
         postedNotifications[id] = posted
         return store.enqueue([.notificationPosted(posted)])
     }

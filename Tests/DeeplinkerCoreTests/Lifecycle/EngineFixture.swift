@@ -1,4 +1,5 @@
 import DeeplinkerCore
+import DeeplinkerTestSupport
 
 /// Shared set-up for the lifecycle tests: one configured app, a test clock and effect helpers.
 struct EngineFixture {

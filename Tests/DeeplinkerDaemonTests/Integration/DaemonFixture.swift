@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerDaemon
+import DeeplinkerTestSupport
 import Foundation
 import Logging
 import Synchronization
@@ -30,6 +31,8 @@ final class DaemonFixture: Sendable {
     let pythonReceived = Recorder<PythonStandIn.Received>()
     /// Variables added to the daemon's environment (for launching tests).
     let environment: [String: String]
+    /// The daemon's clock when the test controls time (nil: the system clock).
+    let clock: TestClock?
     private let running = Mutex<(task: Task<Void, Never>, daemon: Daemon)?>(nil)
 
     /// - Parameters:
@@ -40,9 +43,10 @@ final class DaemonFixture: Sendable {
     ///     before the bus starts).
     init(
         routeFiles: [String: String] = [:], shipped: [String] = [], activatable: [String] = [],
-        environment: [String: String] = [:], startDaemon: Bool = true
+        environment: [String: String] = [:], clock: TestClock? = nil, startDaemon: Bool = true
     ) async throws {
         self.environment = environment
+        self.clock = clock
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-itest-\(UUID().uuidString.prefix(12))")
         configDir = root + "/config"
         stateDir = root + "/state"
@@ -94,9 +98,11 @@ final class DaemonFixture: Sendable {
     }
 
     var configuration: DaemonConfiguration {
-        DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             configDirectory: configDir, stateDirectory: stateDir, busAddress: bus.address,
             environment: environment.merging(["XDG_DATA_HOME": dataHome]) { $1 })
+        if let clock { configuration.clock = clock }
+        return configuration
     }
 
     static let logger: Logger = {

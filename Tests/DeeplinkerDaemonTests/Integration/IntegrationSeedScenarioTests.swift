@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import Testing
+import DeeplinkerTestSupport
 
 /// The seed scenarios of issue 4, each on its own private bus with its own daemon and stand-in apps.
 @Suite("Integration: seed scenarios")
@@ -144,14 +145,13 @@ struct IntegrationSeedScenarioTests {
 
     @Test("a route older than pending-ttl expires at BecameActive instead of being delivered")
     func pendingTTLExpiry() async throws {
-        let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["pending-ttl": "\"300ms\""])])
+        let clock = TestClock()
+        let f = try await DaemonFixture(
+            routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["pending-ttl": "\"300ms\""])], clock: clock)
         let app = try await f.standIn(recipes)
         let reply = try await f.openURL(recipes, "bestrecipes://recipe/3")
-        let stored = try #require(try await f.history(recipes).first { $0.id == reply.id })
-        // The behaviour under test is the deadline itself: wait until the route is older than its TTL.
-        let deadline = Double(stored.receivedAt) / 1_000_000 + 0.35
-        let wait = deadline - Date().timeIntervalSince1970
-        if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
+        #expect(try await f.history(recipes).first { $0.id == reply.id }?.receivedAt == clock.nowMicroseconds())
+        clock.advance(.milliseconds(301))
         try app.becomeActive()
         let expired = try await f.waitStatus(reply.id, "expired")
         #expect(expired.detail.contains("pending-ttl"))
