@@ -58,11 +58,17 @@ private func start(
     _ daemon: Daemon, registry: AppRegistry, store: SQLiteInvocationStore, connection: DBusConnection, logger: Logger
 ) async throws -> Daemon {
 
-    // Subscribe before reading owners, so no change falls between the two.
+    // Subscribe before reading owners, so no change falls between the two: one arg0 rule per
+    // configured app (later registries are watched by `DaemonCore.watchAppNames`).
     let events = daemon.events
-    try await connection.onNameOwnerChanged { name, _, newOwner in
-        events.submit { core in core.ownerChanged(name: name, newOwner: newOwner) }
+    var watched: [String: UInt64?] = [:]
+    for app in registry.appIDs {
+        watched[app] = try await connection.onNameOwnerChanged(name: app) { name, _, newOwner in
+            events.submit { core in core.ownerChanged(name: name, newOwner: newOwner) }
+        }
     }
+    let tokens = watched
+    events.submit { core in core.watchedNames = tokens }
     try await connection.subscribe(MatchRule(interface: DeeplinkerAPI.lifecycleInterface)) { message, _ in
         guard let path = message.path, let member = message.member, let sender = message.sender else { return }
         events.submit { core in core.lifecycleSignal(path: path, member: member, sender: sender) }

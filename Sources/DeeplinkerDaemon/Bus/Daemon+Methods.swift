@@ -220,7 +220,9 @@ extension Daemon {
             }
         case "Reload":
             return { call, _, core in
-                MethodCallReplies.answer(call, Result { () throws(DeeplinkerError) in try core.reload() }) { _ in [] }
+                let result = Result { () throws(DeeplinkerError) in try core.reload() }
+                // Answered once new apps' names are watched: the caller may start one right away.
+                core.afterNameWatches { MethodCallReplies.answer(call, result) { _ in [] } }
             }
         default:
             return { call, _, _ in call.fail(.failed("\(name) is not implemented")) }

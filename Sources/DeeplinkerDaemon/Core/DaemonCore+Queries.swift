@@ -45,7 +45,7 @@ extension DaemonCore {
 
     /// `NameOwnerChanged` for a configured app id.
     func ownerChanged(name: String, newOwner: String) {
-        guard registry.appIDs.contains(name) || engine.knownApps.contains(name) else { return }
+        guard registry.contains(name) || engine.policy(for: name) != nil else { return }
         apply(engine.nameOwnerChanged(appID: name, newOwner: newOwner.isEmpty ? nil : newOwner))
     }
 

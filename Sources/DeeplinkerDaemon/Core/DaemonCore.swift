@@ -29,6 +29,11 @@ actor DaemonCore {
     /// Effect batches (signals, deliveries, launches) waiting for their commit, in apply order.
     var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?, signals: [DBusMessage])] = []
     var nextBatchID: UInt64 = 0
+    /// The `NameOwnerChanged` subscription (an `arg0` match rule) of each configured app; nil while
+    /// its subscription is being made.
+    var watchedNames: [String: UInt64?] = [:]
+    /// Jobs waiting for the name watches being made (`Reload` replies).
+    var nameWatchWaiters: [@Sendable () -> Void] = []
     let deliverer: Deliverer
     let launcher: Launcher
 
@@ -59,6 +64,7 @@ actor DaemonCore {
     func install(_ registry: AppRegistry) {
         self.registry = registry
         appsByPath = Self.paths(for: registry)
+        watchAppNames()
         var policies: [String: AppPolicy] = [:]
         for id in registry.appIDs {
             if let config = try? registry.config(id) { policies[id] = config.policy }

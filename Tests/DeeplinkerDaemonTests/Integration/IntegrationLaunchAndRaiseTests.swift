@@ -200,3 +200,17 @@ final class SystemdStandIn: Sendable {
         process.terminate()
     }
 }
+
+/// Apps' bus names are watched one `arg0` rule each, also for apps a reload adds.
+@Suite struct NameWatchingTests {
+    @Test("an app added by Reload is watched when Reload answers: its owner makes it inactive")
+    func appAddedByReloadIsWatched() async throws {
+        let f = try await DaemonFixture(routeFiles: ["com.test.First": TestRouteFiles.minimal(scheme: "first")])
+        try f.writeRouteFile("com.test.Second", TestRouteFiles.minimal(scheme: "second"))
+        try await f.call("Reload")
+        let app = try await f.standIn("com.test.Second")
+        #expect(try await app.stateSeenByDaemon() == "inactive")
+        app.close()
+        await f.shutdown()
+    }
+}

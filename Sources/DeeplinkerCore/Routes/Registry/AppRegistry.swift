@@ -15,6 +15,9 @@ public struct AppRegistry: Sendable {
     /// Configured app ids, sorted (`ListApps`).
     public var appIDs: [String] { apps.keys.sorted() }
 
+    /// Whether `appID` is configured (a hash lookup, for per-event checks).
+    public func contains(_ appID: String) -> Bool { apps[appID] != nil }
+
     /// Adds or replaces one app's config.
     public mutating func set(_ config: AppConfig) {
         apps[config.appID] = config
