@@ -105,7 +105,7 @@ import Testing
             "removed \(handlerPath)", "removed \(overridePath)", "removed default handler for x-scheme-handler/bestrecipes",
         ])
         #expect(DesktopLauncherFixture.read(d.mimeapps) == Self.mimeappsBefore)
-        #expect(!FileManager.default.fileExists(atPath: handlerPath) && !FileManager.default.fileExists(atPath: overridePath))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: d.userApplications).isEmpty)
         #expect(DesktopLauncherFixture.read(systemPath) == Self.installedEntry)
         #expect(try await d.gioFilename("\(app).desktop") == systemPath)
         let again = try await d.deeplinker(["uninstall-desktop", app])

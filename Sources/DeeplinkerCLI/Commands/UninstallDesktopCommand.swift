@@ -13,8 +13,8 @@ struct UninstallDesktopCommand: AsyncParsableCommand {
             Removes $XDG_DATA_HOME/applications/ID.deeplinker.desktop, ID.desktop there when
             deeplinker wrote it (never the app's own), and the handler from every default in
             $XDG_CONFIG_HOME/mimeapps.list (other lines and previous defaults are kept), then
-            runs update-desktop-database. Launchers then see the app's installed entry again.
-            Needs no route file.
+            runs update-desktop-database (an empty mimeinfo.cache is removed). Launchers then see
+            the app's installed entry again. Needs no route file.
 
             EXAMPLE:
               deeplinker uninstall-desktop com.bestrecipes.App
@@ -38,7 +38,10 @@ struct UninstallDesktopCommand: AsyncParsableCommand {
         var mimeApps = try installation.mimeApps()
         let defaults = mimeApps.removeDefault(DesktopEntry.handlerFileName(appID: appID))
         if !defaults.isEmpty { try installation.write(mimeApps.rendered(), to: installation.mimeappsPath) }
-        if !removed.isEmpty || !defaults.isEmpty { installation.refreshCache() }
+        if !removed.isEmpty || !defaults.isEmpty {
+            installation.refreshCache()
+            installation.removeEmptyCache()
+        }
 
         if options.json { return Output.json(JSONOutput(removed: removed, defaults: defaults)) }
         for path in removed { Output.line("removed \(path)") }

@@ -110,6 +110,14 @@ struct DesktopInstallation {
         }
     }
 
+    /// Removes a `mimeinfo.cache` that lists nothing (left by `update-desktop-database` once our
+    /// entries are gone), so that uninstalling leaves the directory as it was.
+    func removeEmptyCache() {
+        let cache = applications + "/mimeinfo.cache"
+        guard let text = Self.read(cache), text.trimmingCharacters(in: .whitespacesAndNewlines) == "[MIME Cache]" else { return }
+        try? FileManager.default.removeItem(atPath: cache)
+    }
+
     /// Refreshes `mimeinfo.cache` in the applications directory with `update-desktop-database`
     /// when it is on PATH; returns whether it ran and succeeded.
     @discardableResult
