@@ -28,6 +28,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             PendingCommand.self, DiscardCommand.self, HistoryCommand.self, MonitorCommand.self, AppsCommand.self,
             StateCommand.self, RouteCommand.self, CheckCommand.self, DesktopEntryCommand.self,
             InstallDesktopCommand.self, SimulateAppCommand.self, PostNotificationCommand.self,
+            UninstallDesktopCommand.self,
         ]
     )
 

@@ -97,6 +97,8 @@ private func start(
             core.ownerChanged(name: app, newOwner: owner)
         }
     }
+    // Written desktop entries follow the installed entries they came from (SPEC §8).
+    events.submit { core in core.refreshDesktopEntries() }
 
     try connection.export(DBusObject(
         path: DeeplinkerAPI.objectPath,

@@ -5,35 +5,36 @@ import Foundation
 import Testing
 
 /// `desktop-entry` is `desktop-file-validate` clean; `install-desktop` registers the scheme so
-/// that `xdg-open bestrecipes://...` reaches the daemon.
+/// that `xdg-open bestrecipes://...` reaches the daemon (more in `DesktopLauncherTests`).
 @Suite struct DesktopIntegrationTests {
     let app = "com.bestrecipes.App"
 
+    /// With no installed entry, `desktop-entry` prints the minimal entry: ours, absolute, valid.
     @Test func desktopEntryIsValid() async throws {
         let f = try await DaemonFixture(startDaemon: false)
-        let result = try await f.run(["desktop-entry", app, "--config-dir", f.configDir], bus: false)
+        let d = DesktopLauncherFixture(f: f)
+        let result = try await d.deeplinker(["desktop-entry", app])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.contains("Exec=deeplinker open --app com.bestrecipes.App %u"))
-        #expect(result.lines.contains("MimeType=x-scheme-handler/bestrecipes;"))
+        #expect(result.lines.contains("Exec=\(DesktopLauncherFixture.deeplinker) launch com.bestrecipes.App"))
+        #expect(result.lines.contains("X-Deeplinker-Generated=true"))
         #expect(result.lines.contains("Actions=com-bestrecipes-favorites;com-bestrecipes-search;"))
-        #expect(result.lines.contains("Exec=deeplinker shortcut com.bestrecipes.App com.bestrecipes.favorites"))
+        #expect(result.lines.contains("Exec=\(DesktopLauncherFixture.deeplinker) shortcut com.bestrecipes.App com.bestrecipes.favorites"))
         let file = f.root.appendingPathComponent("\(app).desktop").path
         try result.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-        let validate = try await DaemonFixture.runProcess("/usr/bin/desktop-file-validate", [file], environment: f.environment())
-        #expect(validate.status == 0, "\(validate.stdout)\(validate.stderr)")
-        #expect(validate.stdout.isEmpty && validate.stderr.isEmpty, "\(validate.stdout)\(validate.stderr)")
+        try await d.expectValid(file)
 
-        let published = try await f.run(
-            ["desktop-entry", app, "--config-dir", f.configDir, "--shortcut", "com.bestrecipes.search"], bus: false)
+        let published = try await d.deeplinker(["desktop-entry", app, "--shortcut", "com.bestrecipes.search", "--exec", "/opt/my tools/deeplinker"])
         #expect(published.lines.contains("Actions=com-bestrecipes-search;"))
+        #expect(published.lines.contains(#"Exec="/opt/my tools/deeplinker" launch com.bestrecipes.App"#))
+        let relative = try await d.deeplinker(["desktop-entry", app, "--exec", "deeplinker"])
+        #expect(relative.status == 2)
+        #expect(relative.stderr.contains("--exec deeplinker: the path must be absolute"))
     }
 
-    /// An environment in which `xdg-open` and `xdg-mime` use the fixture's data home and find our
-    /// `deeplinker`. xdg-open's generic mode only consults x-scheme-handler defaults when DISPLAY or
-    /// WAYLAND_DISPLAY is set; it never connects to the display, so any value does.
+    /// An environment in which `xdg-open` and `xdg-mime` use the fixture's XDG directories and
+    /// find our `deeplinker` (see `DesktopLauncherFixture`).
     static func desktopEnvironment(_ f: DaemonFixture) -> [String: String] {
-        let binDir = URL(fileURLWithPath: DaemonFixture.binary).deletingLastPathComponent().path
-        return f.environment(["PATH": binDir + ":/usr/bin:/bin", "XDG_CURRENT_DESKTOP": "", "DISPLAY": ":99"])
+        DesktopLauncherFixture(f: f).environment
     }
 
     /// Runs `xdg-open URL` and returns the first `InvocationChanged` it causes.
@@ -53,9 +54,9 @@ import Testing
             DaemonFixture.binary, ["install-desktop", app, "--config-dir", f.configDir], environment: env)
         #expect(install.status == 0, "\(install.stderr)")
         let dataHome = env["XDG_DATA_HOME"]!
-        #expect(install.lines.first == "wrote \(dataHome)/applications/\(app).desktop")
+        #expect(install.lines.first == "wrote \(dataHome)/applications/\(app).deeplinker.desktop")
         let query = try await DaemonFixture.runProcess("/usr/bin/xdg-mime", ["query", "default", "x-scheme-handler/bestrecipes"], environment: env)
-        #expect(query.stdout == "\(app).desktop\n", "\(query.stderr)")
+        #expect(query.stdout == "\(app).deeplinker.desktop\n", "\(query.stderr)")
 
         let (change, proxy) = try await Self.xdgOpen("bestrecipes://recipe/12", f, environment: env)
         defer { proxy.connection.close() }

@@ -2,16 +2,23 @@ import ArgumentParser
 import DeeplinkerCore
 import Foundation
 
-/// `deeplinker install-desktop ID`: writes the desktop entry to `$XDG_DATA_HOME/applications/`
-/// and makes it the default handler of the app's schemes with `xdg-mime default`.
+/// `deeplinker install-desktop ID` (SPEC §8): writes the hidden handler entry
+/// `ID.deeplinker.desktop` and makes it the default for the app's schemes in mimeapps.list, and
+/// writes the app's own entry (an override of its installed entry, or a minimal entry).
 struct InstallDesktopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install-desktop",
-        abstract: "Install the app's desktop entry and register it for the app's URL schemes.",
+        abstract: "Route the app's links, icon and quick actions through deeplinker.",
         discussion: """
-            Writes $XDG_DATA_HOME/applications/ID.desktop (default ~/.local/share), runs
-            update-desktop-database there, and `xdg-mime default ID.desktop x-scheme-handler/S`
-            for each scheme, so that `xdg-open S://...` and `gio open S://...` reach the daemon.
+            Writes, under $XDG_DATA_HOME/applications (default ~/.local/share/applications):
+              ID.deeplinker.desktop  hidden handler of the app's schemes (Exec: deeplinker open --app ID %u)
+              ID.desktop             the app's own entry routed through deeplinker: an override of its
+                                     installed entry (Exec: deeplinker launch ID; actions: the shortcuts),
+                                     or a minimal entry when the app has none
+            makes the handler the default for x-scheme-handler/SCHEME in $XDG_CONFIG_HOME/mimeapps.list
+            (other lines are kept), and runs update-desktop-database there when it exists. Entries
+            name deeplinker by its absolute path (this program, or --exec PATH).
+            Undo with `deeplinker uninstall-desktop ID`.
 
             EXAMPLE:
               deeplinker install-desktop com.bestrecipes.App
@@ -20,51 +27,51 @@ struct InstallDesktopCommand: AsyncParsableCommand {
     @Argument(help: "The app id.") var appID: String
     @Option(name: .customLong("shortcut"), help: ArgumentHelp("List only these shortcuts as actions (repeatable).", valueName: "TYPE"))
     var shortcuts: [String] = []
-    @Option(name: .customLong("exec"), help: ArgumentHelp("The deeplinker program to put in Exec.", valueName: "PATH"))
-    var executable = "deeplinker"
+    @Option(name: .customLong("exec"), help: ArgumentHelp("The absolute path of deeplinker to put in Exec (default: this program).", valueName: "PATH"))
+    var executable: String?
     @OptionGroup var options: GlobalOptions
 
     struct JSONOutput: Codable {
-        var file: String
+        var handler: String?
+        var entry: String?
+        var source: String?
+        var mimeapps: String
         var schemes: [String]
     }
 
     func run() async throws {
         let config = try RouteFiles.config(appID: appID, configDir: options.configDir)
-        let text = DesktopEntry.render(config: config, shortcuts: shortcuts.isEmpty ? nil : shortcuts, executable: executable)
-        let file = DesktopEntry.installedPath(appID: appID, environment: ProcessInfo.processInfo.environment)
-            ?? NSHomeDirectory() + "/.local/share/applications/\(appID).desktop"
-        let directory = (file as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-        } catch {
-            throw CLIFailure(.failure, "cannot write \(file): \(error.localizedDescription)")
-        }
-        _ = try? runTool("update-desktop-database", [directory])
-        for scheme in DesktopEntry.handlerSchemes(config) {
-            let status = try runTool("xdg-mime", ["default", "\(appID).desktop", "x-scheme-handler/\(scheme)"])
-            guard status == 0 else {
-                throw CLIFailure(.failure, "xdg-mime default \(appID).desktop x-scheme-handler/\(scheme) failed with status \(status)")
-            }
-        }
-        if options.json { return Output.json(JSONOutput(file: file, schemes: DesktopEntry.handlerSchemes(config))) }
-        Output.line("wrote \(file)")
-        for scheme in DesktopEntry.handlerSchemes(config) { Output.line("default handler for x-scheme-handler/\(scheme)") }
-    }
+        let installation = try DesktopInstallation(appID: appID)
+        let executable = try DesktopInstallation.executable(option: executable)
+        var written: [String] = []
+        var output = JSONOutput(mimeapps: installation.mimeappsPath, schemes: DesktopEntry.handlerSchemes(config))
 
-    /// Runs a tool found on PATH, its output going to our stderr; returns its exit status.
-    private func runTool(_ name: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [name] + arguments
-        process.standardOutput = FileHandle.standardError
-        do {
-            try process.run()
-        } catch {
-            throw CLIFailure(.failure, "cannot run \(name): \(error.localizedDescription)")
+        if let handler = DesktopEntry.handler(config: config, executable: executable) {
+            try installation.write(handler.rendered(), to: installation.handlerPath)
+            written.append(installation.handlerPath)
+            output.handler = installation.handlerPath
         }
-        process.waitUntilExit()
-        return process.terminationStatus
+        if let blocker = installation.entryBlocker {
+            Output.error("deeplinker: \(blocker)")
+        } else {
+            let installed = installation.installed
+            let entry = DesktopEntry.appEntry(
+                config: config, installed: installed, shortcuts: shortcuts.isEmpty ? nil : shortcuts, executable: executable)
+            try installation.write(entry.rendered(), to: installation.entryPath)
+            written.append(installation.entryPath + (installed.map { " (override of \($0.path))" } ?? ""))
+            output.entry = installation.entryPath
+            output.source = installed?.path
+        }
+        var mimeApps = try installation.mimeApps()
+        var changed = false
+        for scheme in output.schemes {
+            changed = mimeApps.makeDefault(DesktopEntry.handlerFileName(appID: appID), for: "x-scheme-handler/\(scheme)") || changed
+        }
+        if changed { try installation.write(mimeApps.rendered(), to: installation.mimeappsPath) }
+        installation.refreshCache()
+
+        if options.json { return Output.json(output) }
+        for path in written { Output.line("wrote \(path)") }
+        for scheme in output.schemes { Output.line("default handler for x-scheme-handler/\(scheme)") }
     }
 }

@@ -1,62 +1,95 @@
-/// Renders an app's desktop entry (SPEC §8): `Exec` routes through `deeplinker open --app ID %u`,
-/// `MimeType` claims each scheme, `Actions` are the app's shortcuts. `desktop-file-validate` clean.
+/// The desktop entries `deeplinker install-desktop` writes (SPEC §8), all `desktop-file-validate`
+/// clean and naming `deeplinker` by the path given (absolute when installed):
+/// - the hidden scheme handler `<app-id>.deeplinker.desktop` (`open --app ID %u`);
+/// - the app's own entry: an override of its installed entry that keeps every group, key,
+///   translation and comment and changes only `Exec` (`launch ID`), `DBusActivatable`, `Actions`
+///   and `X-Deeplinker-Source`; or, with no installed entry, a minimal entry marked as ours.
 public enum DesktopEntry {
-    /// The entry's text. `shortcuts` nil = every shortcut of the route file.
-    public static func render(config: AppConfig, shortcuts: [String]? = nil, executable: String = "deeplinker") -> String {
+    /// The handler entry's file name for `appID`.
+    public static func handlerFileName(appID: String) -> String { appID + ".deeplinker.desktop" }
+
+    /// The app entry's file name for `appID` (its desktop-file id).
+    public static func entryFileName(appID: String) -> String { appID + ".desktop" }
+
+    /// The hidden handler entry, or nil when the app has no schemes to claim.
+    public static func handler(config: AppConfig, executable: String) -> DesktopFile? {
+        guard !config.schemes.isEmpty else { return nil }
+        let name = config.name ?? config.appID
+        var file = DesktopFile()
+        file.setValue("Application", for: "Type")
+        file.setValue("1.4", for: "Version")
+        file.setValue("\(name) links", for: "Name")
+        file.setValue("Opens \(name) links through Deeplinker", for: "Comment")
+        file.setRawValue("\(quoteExecArgument(executable)) open --app \(config.appID) %u", for: "Exec")
+        file.setValue("true", for: "NoDisplay")
+        file.setValue("false", for: "Terminal")
+        file.setList(handlerSchemes(config).map { "x-scheme-handler/" + $0 }, for: "MimeType")
+        file.setValue("true", for: DesktopEntryLocator.generatedKey)
+        return file
+    }
+
+    /// What `install-desktop` writes for the app's own entry: the override of `installed`, or the
+    /// minimal entry when there is none. `shortcuts` nil = every configured shortcut.
+    public static func appEntry(
+        config: AppConfig, installed: LocatedDesktopEntry?, shortcuts: [String]? = nil, executable: String
+    ) -> DesktopFile {
+        if let installed { return override(of: installed, config: config, shortcuts: shortcuts, executable: executable) }
+        return minimal(config: config, shortcuts: shortcuts, executable: executable)
+    }
+
+    /// The installed entry with only `Exec`, `DBusActivatable`, `Actions` (and the app's own action
+    /// groups) and `X-Deeplinker-Source` changed.
+    public static func override(
+        of installed: LocatedDesktopEntry, config: AppConfig, shortcuts: [String]? = nil, executable: String
+    ) -> DesktopFile {
+        var file = installed.file
         let exec = quoteExecArgument(executable)
-        let published = shortcuts.map { types in config.shortcuts.filter { types.contains($0.type) } } ?? config.shortcuts
-        var lines = [
-            "[Desktop Entry]",
-            "Type=Application",
-            "Version=1.4",
-            "Name=\(escape(config.name ?? config.appID))",
-            "Comment=\(escape("Opens \(config.name ?? config.appID) through Deeplinker"))",
-            "Exec=\(exec) open --app \(config.appID) %u",
-            "Icon=\(config.appID)",
-            "Terminal=false",
-            "StartupNotify=true",
-        ]
-        if !config.schemes.isEmpty {
-            lines.append("MimeType=" + handlerSchemes(config).map { "x-scheme-handler/\($0);" }.joined())
-        }
-        return withActions(lines, config: config, published: published, exec: exec)
+        file.setRawValue("\(exec) launch \(config.appID)", for: "Exec")
+        file.removeKey("DBusActivatable")
+        file.setValue(installed.path, for: DesktopEntryLocator.sourceKey)
+        return withActions(file, config: config, published: published(config, shortcuts), exec: exec)
     }
 
-    /// An installed entry with its `Actions` replaced by the published shortcut `types` (SPEC §8:
-    /// `SetShortcuts` rewrites an installed entry's actions). Everything else in the main group is
-    /// kept; the actions' `Exec` uses the program of the main group's `Exec`.
-    public static func replacingActions(in text: String, config: AppConfig, shortcuts types: [String]) -> String {
-        var main: [String] = []
-        var exec = "deeplinker"
-        var inMain = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("[") {
-                inMain = line == "[Desktop Entry]"
-                if inMain { main.append(line) }
-                continue
-            }
-            guard inMain, !line.hasPrefix("Actions=") else { continue }
-            if line.hasPrefix("Exec="), let program = firstExecArgument(String(line.dropFirst(5))) { exec = program }
-            main.append(line)
-        }
-        while main.last?.isEmpty == true { main.removeLast() }
-        let published = config.shortcuts.filter { types.contains($0.type) }
-        return withActions(main, config: config, published: published, exec: exec)
+    /// A minimal entry of our own, for an app with no installed entry.
+    public static func minimal(config: AppConfig, shortcuts: [String]? = nil, executable: String) -> DesktopFile {
+        let name = config.name ?? config.appID
+        let exec = quoteExecArgument(executable)
+        var file = DesktopFile()
+        file.setValue("Application", for: "Type")
+        file.setValue("1.4", for: "Version")
+        file.setValue(name, for: "Name")
+        file.setValue("Opens \(name) through Deeplinker", for: "Comment")
+        file.setRawValue("\(exec) launch \(config.appID)", for: "Exec")
+        file.setValue(config.appID, for: "Icon")
+        file.setValue("false", for: "Terminal")
+        file.setValue("true", for: DesktopEntryLocator.generatedKey)
+        return withActions(file, config: config, published: published(config, shortcuts), exec: exec)
     }
 
-    /// Where `deeplinker install-desktop` puts an app's entry and the daemon looks for it:
-    /// `$XDG_DATA_HOME/applications/ID.desktop`, else under `$HOME/.local/share`; nil when neither
-    /// is an absolute path.
-    public static func installedPath(appID: String, environment: [String: String]) -> String? {
-        let dataHome: String
-        if let configured = environment["XDG_DATA_HOME"], configured.hasPrefix("/") {
-            dataHome = configured
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            dataHome = home + "/.local/share"
-        } else {
-            return nil
+    /// The minimal entry's text (kept for callers of the first version).
+    public static func render(config: AppConfig, shortcuts: [String]? = nil, executable: String = "deeplinker") -> String {
+        minimal(config: config, shortcuts: shortcuts, executable: executable).rendered()
+    }
+
+    /// A written entry with its actions replaced by the published shortcut `types` (SPEC §8:
+    /// `SetShortcuts` rewrites the written entry's actions). Everything else is kept; the actions'
+    /// `Exec` uses the program of the main group's `Exec`.
+    public static func replacingActions(in file: DesktopFile, config: AppConfig, shortcuts types: [String]) -> DesktopFile {
+        let exec = file.group(DesktopFile.mainGroup)?.rawValue("Exec").flatMap(firstExecArgument) ?? "deeplinker"
+        return withActions(file, config: config, published: published(config, types), exec: exec)
+    }
+
+    /// The program a written entry's `Exec` runs, unquoted (`/opt/my tools/deeplinker`).
+    public static func executable(of file: DesktopFile) -> String? {
+        file.value("Exec").flatMap { execArguments($0)?.first }
+    }
+
+    /// The shortcut types a written entry lists as actions, in order: the last argument of each
+    /// action's `Exec` (`deeplinker shortcut ID TYPE`).
+    public static func shortcutTypes(in file: DesktopFile) -> [String] {
+        (file.list("Actions") ?? []).compactMap { id in
+            file.value("Exec", in: "Desktop Action \(id)").flatMap { execArguments($0)?.last }
         }
-        return dataHome + "/applications/" + appID + ".desktop"
     }
 
     /// The schemes to register a handler for: each lowercase scheme, then its spelling in the file
@@ -72,21 +105,30 @@ public enum DesktopEntry {
         return out
     }
 
-    /// `lines` (the main group) followed by `Actions=` and one group per published shortcut.
-    private static func withActions(_ lines: [String], config: AppConfig, published: [ShortcutConfig], exec: String) -> String {
-        var lines = lines
+    /// The configured shortcuts whose types are in `types` (nil = all), in route-file order.
+    private static func published(_ config: AppConfig, _ types: [String]?) -> [ShortcutConfig] {
+        types.map { types in config.shortcuts.filter { types.contains($0.type) } } ?? config.shortcuts
+    }
+
+    /// `file` with `Actions` (in its place) and every `[Desktop Action …]` group replaced by one per shortcut.
+    private static func withActions(_ file: DesktopFile, config: AppConfig, published: [ShortcutConfig], exec: String) -> DesktopFile {
+        var file = file
+        let old = Set((file.list("Actions") ?? []).map { "Desktop Action " + $0 })
+        file.removeGroups { $0.hasPrefix("Desktop Action ") || old.contains($0) }
         let ids = actionIDs(published.map(\.type))
-        if !published.isEmpty {
-            lines.append("Actions=" + ids.map { $0 + ";" }.joined())
+        guard !published.isEmpty else {
+            file.removeKey("Actions")
+            return file
         }
+        file.setList(ids, for: "Actions")
         for (shortcut, id) in zip(published, ids) {
-            lines.append("")
-            lines.append("[Desktop Action \(id)]")
-            lines.append("Name=\(escape(shortcut.title))")
-            if let icon = shortcut.icon, !icon.isEmpty { lines.append("Icon=\(escape(icon))") }
-            lines.append("Exec=\(exec) shortcut \(config.appID) \(quoteExecArgument(shortcut.type))")
+            var entries: [(key: String, value: String)] = [(key: "Name", value: shortcut.title)]
+            if let icon = shortcut.icon, !icon.isEmpty { entries.append((key: "Icon", value: icon)) }
+            var lines = entries.map { DesktopFileLine.entry($0.key, rawValue: DesktopFile.escape($0.value)) }
+            lines.append(.entry("Exec", rawValue: "\(exec) shortcut \(config.appID) \(quoteExecArgument(shortcut.type))"))
+            file.appendGroup("Desktop Action \(id)", lines: lines)
         }
-        return lines.joined(separator: "\n") + "\n"
+        return file
     }
 
     /// The program of an `Exec` value, quoted as written (`deeplinker`, `"/opt/my tools/deeplinker"`).
@@ -104,6 +146,34 @@ public enum DesktopEntry {
             return nil
         }
         return String(trimmed.prefix { $0 != " " })
+    }
+
+    /// The arguments of an (unescaped) `Exec` value, quotes removed (`"a b" c` → `a b`, `c`);
+    /// nil when a quote is not closed.
+    static func execArguments(_ exec: String) -> [String]? {
+        var out: [String] = []
+        var current: String?
+        var quoted = false
+        var escaped = false
+        for c in exec {
+            if escaped {
+                current = (current ?? "") + String(c)
+                escaped = false
+            } else if quoted {
+                if c == "\\" { escaped = true } else if c == "\"" { quoted = false } else { current = (current ?? "") + String(c) }
+            } else if c == "\"" {
+                quoted = true
+                current = current ?? ""
+            } else if c == " " {
+                if let arg = current { out.append(arg) }
+                current = nil
+            } else {
+                current = (current ?? "") + String(c)
+            }
+        }
+        guard !quoted, !escaped else { return nil }
+        if let arg = current { out.append(arg) }
+        return out.map { $0.replacingOccurrences(of: "%%", with: "%") }
     }
 
     /// A desktop action id from a shortcut type: action ids allow only `A-Za-z0-9-`.
@@ -128,23 +198,23 @@ public enum DesktopEntry {
         }
     }
 
-    /// Quotes an `Exec` argument when it holds reserved characters (desktop entry spec).
-    static func quoteExecArgument(_ arg: String) -> String {
+    /// Quotes an `Exec` argument when it holds reserved characters (desktop entry spec); the
+    /// result is written as is (already string-escaped).
+    public static func quoteExecArgument(_ arg: String) -> String {
         let reserved = Set(" \t\n\"'\\><~|&;$*?#()`")
         guard arg.contains(where: { reserved.contains($0) }) || arg.isEmpty else {
             return arg.replacingOccurrences(of: "%", with: "%%")
         }
         var out = "\""
         for c in arg {
-            if c == "\"" || c == "`" || c == "$" || c == "\\" { out += "\\\\" }
+            // Inside quotes `"`, `` ` ``, `$` and `\` take a backslash, which the string escape doubles.
+            if c == "\\" {
+                out += "\\\\\\\\"
+                continue
+            }
+            if c == "\"" || c == "`" || c == "$" { out += "\\\\" }
             out.append(c)
         }
         return (out + "\"").replacingOccurrences(of: "%", with: "%%")
-    }
-
-    /// Escapes a string value (`\n`, `\t`, `\\`).
-    static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\r", with: "\\r")
     }
 }

@@ -34,10 +34,14 @@ public enum DesktopEntryLocator {
         dataHome(environment: environment).map { $0 + "/applications" }
     }
 
-    /// Whether Deeplinker wrote `file` (it carries `X-Deeplinker-Source` or `X-Deeplinker-Generated`).
+    /// Whether Deeplinker wrote `file`: it carries `X-Deeplinker-Source` or `X-Deeplinker-Generated`, or
+    /// (the first version's unmarked entries) its `Exec` runs `deeplinker`.
     public static func isDeeplinkerEntry(_ file: DesktopFile) -> Bool {
         guard let main = file.group(DesktopFile.mainGroup) else { return false }
-        return main.rawValue(sourceKey) != nil || main.rawValue(generatedKey) != nil
+        if main.rawValue(sourceKey) != nil || main.rawValue(generatedKey) != nil { return true }
+        // Entries of the first version carried no mark; an app's own entry never runs deeplinker.
+        let program = file.value("Exec").flatMap { DesktopEntry.execArguments($0)?.first }
+        return program.map { $0.split(separator: "/").last == "deeplinker" } ?? false
     }
 
     /// The app's own installed `<app-id>.desktop`, searched in `applicationDirectories` order,

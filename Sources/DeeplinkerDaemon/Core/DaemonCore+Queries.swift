@@ -61,17 +61,6 @@ extension DaemonCore {
         return store.enqueue([.shortcuts(appID: appID, types: types)])
     }
 
-    /// What `SetShortcuts` does once the published set is stored, before it replies: an installed
-    /// desktop entry gets the published shortcuts as its actions (SPEC §8).
-    func rewriteDesktopActions(appID: String, types: [String]) -> @Sendable () -> Void {
-        guard let config = config(appID), let entry = InstalledDesktopEntry(appID: appID, environment: configuration.environment)
-        else { return {} }
-        let logger = self.logger
-        return {
-            if let failure = entry.rewriteActions(config: config, shortcuts: types) { logger.warning("\(failure)") }
-        }
-    }
-
     /// Periodic TTL sweep.
     func expireStale() {
         apply(engine.expireStale())

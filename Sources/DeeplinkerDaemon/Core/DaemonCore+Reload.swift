@@ -7,6 +7,7 @@ extension DaemonCore {
         let result = RouteDirectory.load(directories: directories)
         let (merged, errors) = RouteDirectory.merge(result, over: registry)
         install(merged)
+        refreshDesktopEntries()
         logger.info("loaded route files for \(merged.appIDs.count) apps from \(directories.joined(separator: ":"))")
         guard errors.isEmpty else {
             for error in errors { logger.error("\(error.description)") }

@@ -1,7 +1,8 @@
 import DeeplinkerCore
 import Testing
 
-/// The desktop entry of SPEC §8, and the rewrite of its actions when an app publishes shortcuts.
+/// The entries of SPEC §8: the hidden handler, the override that keeps the app's entry, the
+/// minimal entry, and the rewrite of actions when an app publishes shortcuts.
 struct DesktopEntryTests {
     static let routeFile = """
         name = "Best Recipes"
@@ -28,30 +29,142 @@ struct DesktopEntryTests {
         target = "search"
         """
 
+    static let installedText = """
+        # Installed by the Best Recipes package
+        [Desktop Entry]
+        Type=Application
+        Name=Best Recipes
+        Name[fr]=Meilleures Recettes
+        GenericName=Recipe Book
+        Comment=Cook something
+        Comment[fr]=Cuisinez
+        Exec=bestrecipes %U
+        TryExec=bestrecipes
+        Icon=com.bestrecipes.App
+        # the app is D-Bus activatable
+        DBusActivatable=true
+        Keywords=food;cooking;
+        Keywords[fr]=cuisine;
+        Categories=GTK;Utility;
+        StartupWMClass=bestrecipes
+        StartupNotify=true
+        MimeType=x-scheme-handler/bestrecipes;
+        Actions=new-window;
+
+        [Desktop Action new-window]
+        Name=New Window
+        Exec=bestrecipes --new-window
+
+        [X-Vendor Extras]
+        X-Thing=1
+
+        """
+
+    static let deeplinker = "/usr/local/bin/deeplinker"
+
     static func config() throws -> AppConfig {
         try RouteFileParser.parse(routeFile, appID: "com.bestrecipes.App", file: "com.bestrecipes.App.toml")
     }
 
-    @Test func rendersEveryShortcutAsAnAction() throws {
-        let text = DesktopEntry.render(config: try Self.config())
-        #expect(text.contains("Exec=deeplinker open --app com.bestrecipes.App %u\n"))
-        #expect(text.contains("MimeType=x-scheme-handler/bestrecipes;\n"))
-        #expect(text.contains("Actions=com-bestrecipes-favorites;com-bestrecipes-search;\n"))
-        #expect(text.contains("[Desktop Action com-bestrecipes-search]\nName=Search Recipes\nExec=deeplinker shortcut com.bestrecipes.App com.bestrecipes.search\n"))
+    static func installed() throws -> LocatedDesktopEntry {
+        LocatedDesktopEntry(path: "/usr/share/applications/com.bestrecipes.App.desktop", file: try DesktopFile(parsing: installedText))
     }
 
-    @Test func replacingActionsKeepsTheMainGroupAndItsProgram() throws {
+    @Test func theHandlerIsHiddenAndClaimsEachScheme() throws {
+        let config = try RouteFileParser.parse(
+            "name = \"Apartments\"\nschemes = [\"deeplinkTutorial\", \"plain\"]\n", appID: "com.example.Apartments", file: "x.toml")
+        let handler = try #require(DesktopEntry.handler(config: config, executable: Self.deeplinker))
+        #expect(handler.value("NoDisplay") == "true")
+        #expect(handler.value("Exec") == "/usr/local/bin/deeplinker open --app com.example.Apartments %u")
+        #expect(handler.list("MimeType") == [
+            "x-scheme-handler/deeplinktutorial", "x-scheme-handler/deeplinkTutorial", "x-scheme-handler/plain",
+        ])
+        #expect(DesktopEntryLocator.isDeeplinkerEntry(handler))
+        #expect(DesktopEntry.handlerFileName(appID: config.appID) == "com.example.Apartments.deeplinker.desktop")
+        let noSchemes = try RouteFileParser.parse("name = \"x\"\n", appID: "com.example.X", file: "x.toml")
+        #expect(DesktopEntry.handler(config: noSchemes, executable: Self.deeplinker) == nil)
+    }
+
+    @Test func theOverrideKeepsEverythingButWhatSection8Lists() throws {
+        let installed = try Self.installed()
+        let file = DesktopEntry.override(of: installed, config: try Self.config(), executable: Self.deeplinker)
+        let text = file.rendered()
+        #expect(file.value("Exec") == "/usr/local/bin/deeplinker launch com.bestrecipes.App")
+        #expect(file.value("DBusActivatable") == nil)
+        #expect(file.value(DesktopEntryLocator.sourceKey) == installed.path)
+        #expect(file.list("Actions") == ["com-bestrecipes-favorites", "com-bestrecipes-search"])
+        #expect(file.groups == [
+            "Desktop Entry", "X-Vendor Extras", "Desktop Action com-bestrecipes-favorites", "Desktop Action com-bestrecipes-search",
+        ])
+        #expect(file.value("Exec", in: "Desktop Action com-bestrecipes-search")
+            == "/usr/local/bin/deeplinker shortcut com.bestrecipes.App com.bestrecipes.search")
+        #expect(file.value("Icon", in: "Desktop Action com-bestrecipes-favorites") == "starred")
+        // Every other line of the installed entry is there, in order.
+        var expected = Self.installedText
+            .replacingOccurrences(of: "Exec=bestrecipes %U\n", with: "Exec=/usr/local/bin/deeplinker launch com.bestrecipes.App\n")
+            .replacingOccurrences(of: "DBusActivatable=true\n", with: "")
+            .replacingOccurrences(of: "Actions=new-window;\n", with: "Actions=com-bestrecipes-favorites;com-bestrecipes-search;\n")
+            .replacingOccurrences(of: "\n[Desktop Action new-window]\nName=New Window\nExec=bestrecipes --new-window\n", with: "")
+        expected = expected.replacingOccurrences(
+            of: "Actions=com-bestrecipes-favorites;com-bestrecipes-search;\n",
+            with: "Actions=com-bestrecipes-favorites;com-bestrecipes-search;\nX-Deeplinker-Source=/usr/share/applications/com.bestrecipes.App.desktop\n")
+        #expect(text.hasPrefix(expected.replacingOccurrences(of: "X-Thing=1\n\n", with: "X-Thing=1\n")))
+        for line in ["Name[fr]=Meilleures Recettes", "Keywords=food;cooking;", "Keywords[fr]=cuisine;", "Categories=GTK;Utility;",
+                     "StartupWMClass=bestrecipes", "# the app is D-Bus activatable", "# Installed by the Best Recipes package",
+                     "TryExec=bestrecipes", "Comment[fr]=Cuisinez"] {
+            #expect(text.contains(line + "\n"), "\(line)")
+        }
+        // Derivation is stable: deriving from the same source gives the same text.
+        #expect(DesktopEntry.override(of: installed, config: try Self.config(), executable: Self.deeplinker).rendered() == text)
+    }
+
+    @Test func anOverrideWithNoPublishedShortcutsHasNoActions() throws {
+        let file = DesktopEntry.override(of: try Self.installed(), config: try Self.config(), shortcuts: [], executable: Self.deeplinker)
+        #expect(file.value("Actions") == nil)
+        #expect(!file.groups.contains { $0.hasPrefix("Desktop Action") })
+    }
+
+    @Test func theMinimalEntryIsMarkedAsOursAndLaunches() throws {
+        let file = DesktopEntry.appEntry(config: try Self.config(), installed: nil, executable: Self.deeplinker)
+        #expect(file.value("Exec") == "/usr/local/bin/deeplinker launch com.bestrecipes.App")
+        #expect(file.value(DesktopEntryLocator.generatedKey) == "true")
+        #expect(file.value("Name") == "Best Recipes")
+        #expect(file.list("Actions") == ["com-bestrecipes-favorites", "com-bestrecipes-search"])
+        #expect(DesktopEntry.shortcutTypes(in: file) == ["com.bestrecipes.favorites", "com.bestrecipes.search"])
+        #expect(DesktopEntry.render(config: try Self.config(), executable: Self.deeplinker) == file.rendered())
+    }
+
+    @Test func replacingActionsKeepsTheRestAndItsProgram() throws {
         let config = try Self.config()
-        var installed = DesktopEntry.render(config: config, executable: "/opt/my tools/deeplinker")
-        installed = installed.replacingOccurrences(of: "Terminal=false\n", with: "Terminal=false\nX-Added-By-User=yes\n")
-        let rewritten = DesktopEntry.replacingActions(in: installed, config: config, shortcuts: ["com.bestrecipes.search"])
-        #expect(rewritten.contains(#"Exec="/opt/my tools/deeplinker" open --app com.bestrecipes.App %u"#))
-        #expect(rewritten.contains("X-Added-By-User=yes\n"))
-        #expect(rewritten.contains("Actions=com-bestrecipes-search;\n"))
-        #expect(!rewritten.contains("com-bestrecipes-favorites"))
-        #expect(rewritten.hasSuffix(#"Exec="/opt/my tools/deeplinker" shortcut com.bestrecipes.App com.bestrecipes.search"# + "\n"))
-        #expect(rewritten == DesktopEntry.render(config: config, shortcuts: ["com.bestrecipes.search"], executable: "/opt/my tools/deeplinker")
-            .replacingOccurrences(of: "Terminal=false\n", with: "Terminal=false\nX-Added-By-User=yes\n"))
+        var file = DesktopEntry.override(of: try Self.installed(), config: config, executable: "/opt/my tools/deeplinker")
+        file.setValue("yes", for: "X-Added-By-User")
+        let rewritten = DesktopEntry.replacingActions(in: file, config: config, shortcuts: ["com.bestrecipes.search"])
+        #expect(rewritten.value("X-Added-By-User") == "yes")
+        #expect(rewritten.list("Actions") == ["com-bestrecipes-search"])
+        #expect(rewritten.value("Exec", in: "Desktop Action com-bestrecipes-search")
+            == #""/opt/my tools/deeplinker" shortcut com.bestrecipes.App com.bestrecipes.search"#)
+        #expect(DesktopEntry.executable(of: rewritten) == "/opt/my tools/deeplinker")
+        var expected = DesktopEntry.override(
+            of: try Self.installed(), config: config, shortcuts: ["com.bestrecipes.search"], executable: "/opt/my tools/deeplinker")
+        expected.setValue("yes", for: "X-Added-By-User")
+        #expect(rewritten == expected)
+        let none = DesktopEntry.replacingActions(in: rewritten, config: config, shortcuts: [])
+        #expect(none.value("Actions") == nil)
+        #expect(none.rendered().hasSuffix("X-Thing=1\n"))
+    }
+
+    @Test(arguments: ["/usr/bin/deeplinker", "/opt/my tools/deeplinker", #"/odd/a"b$c`d\e%f/deeplinker"#])
+    func anExecutablePathSurvivesQuoting(path: String) throws {
+        let file = DesktopEntry.minimal(config: try Self.config(), executable: path)
+        let reparsed = try DesktopFile(parsing: file.rendered())
+        #expect(DesktopEntry.executable(of: reparsed) == path)
+        #expect(DesktopEntry.shortcutTypes(in: reparsed) == ["com.bestrecipes.favorites", "com.bestrecipes.search"])
+    }
+
+    @Test func firstVersionEntriesCountAsOurs() throws {
+        let old = try DesktopFile(parsing: "[Desktop Entry]\nType=Application\nName=x\nExec=deeplinker open --app a.B %u\n")
+        #expect(DesktopEntryLocator.isDeeplinkerEntry(old))
+        #expect(!DesktopEntryLocator.isDeeplinkerEntry(try Self.installed().file))
     }
 
     @Test func actionIDsStayUniqueWhenTypesDifferOnlyInPunctuation() {
@@ -63,15 +176,5 @@ struct DesktopEntryTests {
             "schemes = [\"deeplinkTutorial\", \"plain\"]\n", appID: "com.example.Apartments", file: "com.example.Apartments.toml")
         #expect(config.schemes == ["deeplinktutorial", "plain"])
         #expect(DesktopEntry.handlerSchemes(config) == ["deeplinktutorial", "deeplinkTutorial", "plain"])
-        #expect(DesktopEntry.render(config: config).contains(
-            "MimeType=x-scheme-handler/deeplinktutorial;x-scheme-handler/deeplinkTutorial;x-scheme-handler/plain;\n"))
-    }
-
-    @Test func publishingNothingRemovesEveryAction() throws {
-        let config = try Self.config()
-        let rewritten = DesktopEntry.replacingActions(in: DesktopEntry.render(config: config), config: config, shortcuts: [])
-        #expect(!rewritten.contains("Actions="))
-        #expect(!rewritten.contains("[Desktop Action"))
-        #expect(rewritten.hasSuffix("MimeType=x-scheme-handler/bestrecipes;\n"))
     }
 }
