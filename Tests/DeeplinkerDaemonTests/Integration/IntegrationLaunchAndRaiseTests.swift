@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import DeeplinkerTestSupport
 import Testing
 
 /// SPEC §6 launch and raise against a real bus: a running app that is not active is asked to come
@@ -103,11 +104,8 @@ struct IntegrationLaunchAndRaiseTests {
             routeFiles: [launchable: TestRouteFiles.minimal(scheme: "launchable", ["launch": launch])],
             environment: environment, startDaemon: false)
         let launched = Recorder<LaunchProbe.Launched>()
-        try await f.client.subscribe(MatchRule(interface: "org.deeplinker.Test1", member: "Launched")) { _, a in
-            guard a.count == 4 else { return }
-            launched.put(LaunchProbe.Launched(
-                pid: a[0].stringValue ?? "", session: a[1].stringValue ?? "", argv: a[2].stringArray ?? [],
-                environment: a[3].stringDictionaryValue ?? [:]))
+        try await f.client.subscribe(LaunchProbe.launchedRule) { _, a in
+            if let probe = LaunchProbe.Launched(a) { launched.put(probe) }
         }
         try await f.startDaemon()
         return (f, launched)
@@ -176,11 +174,8 @@ final class SystemdStandIn: Sendable {
 
     init(_ f: DaemonFixture) async throws {
         let units = self.units
-        try await f.client.subscribe(MatchRule(interface: "org.deeplinker.Test1", member: "TransientUnit")) { _, a in
-            guard a.count == 3 else { return }
-            units.put(LaunchProbe.TransientUnit(
-                name: a[0].stringValue ?? "", mode: a[1].stringValue ?? "",
-                pids: a[2].arrayElements?.compactMap(\.uint32Value) ?? []))
+        try await f.client.subscribe(LaunchProbe.transientUnitRule) { _, a in
+            if let unit = LaunchProbe.TransientUnit(a) { units.put(unit) }
         }
         let owners = Recorder<String>()
         try await f.client.onNameOwnerChanged(name: "org.freedesktop.systemd1") { _, _, owner in owners.put(owner) }

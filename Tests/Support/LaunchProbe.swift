@@ -5,30 +5,53 @@ import Foundation
 /// emits `org.deeplinker.Test1.Launched(s pid, s session, as argv, a{ss} environment)` on the bus
 /// it was given, and a python stand-in for `org.freedesktop.systemd1` that records
 /// `StartTransientUnit` as `org.deeplinker.Test1.TransientUnit(s name, s mode, au pids)`.
-enum LaunchProbe {
+public enum LaunchProbe {
     /// One launched process as it saw itself.
-    struct Launched: Sendable {
-        let pid: String
-        let session: String
-        let argv: [String]
+    public struct Launched: Sendable {
+        public let pid: String
+        public let session: String
+        public let argv: [String]
         /// The variables the probe reports (`unset` when absent).
-        let environment: [String: String]
+        public let environment: [String: String]
+
+        /// From the signal's arguments; nil when they are not `(s, s, as, a{ss})`.
+        public init?(_ a: [DBusValue]) {
+            guard a.count == 4, let pid = a[0].stringValue, let session = a[1].stringValue, let argv = a[2].stringArray,
+                  let environment = a[3].stringDictionaryValue else { return nil }
+            self.pid = pid
+            self.session = session
+            self.argv = argv
+            self.environment = environment
+        }
     }
 
     /// One `StartTransientUnit` call.
-    struct TransientUnit: Sendable {
-        let name: String
-        let mode: String
-        let pids: [UInt32]
+    public struct TransientUnit: Sendable {
+        public let name: String
+        public let mode: String
+        public let pids: [UInt32]
+
+        /// From the signal's arguments; nil when they are not `(s, s, au)`.
+        public init?(_ a: [DBusValue]) {
+            guard a.count == 3, let name = a[0].stringValue, let mode = a[1].stringValue else { return nil }
+            self.name = name
+            self.mode = mode
+            self.pids = a[2].arrayElements?.compactMap(\.uint32Value) ?? []
+        }
     }
 
+    /// The match rule of the probe's `Launched` signal.
+    public static let launchedRule = MatchRule(interface: "org.deeplinker.Test1", member: "Launched")
+    /// The match rule of the systemd stand-in's `TransientUnit` signal.
+    public static let transientUnitRule = MatchRule(interface: "org.deeplinker.Test1", member: "TransientUnit")
+
     /// The variables the probe reports.
-    static let reported = [
+    public static let reported = [
         "XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID", "NOTIFY_SOCKET", "WATCHDOG_USEC", "LISTEN_FDS", "JOURNAL_STREAM",
         "DBUS_SESSION_BUS_ADDRESS",
     ]
 
-    static var script: String {
+    public static var script: String {
         let names = "[" + reported.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         return """
             #!/bin/sh
@@ -47,7 +70,7 @@ enum LaunchProbe {
             """
     }
 
-    static let systemdScript = #"""
+    public static let systemdScript = #"""
         import sys
         import dbus, dbus.service, dbus.mainloop.glib
         from gi.repository import GLib
