@@ -13,6 +13,8 @@ final class DaemonFixture: @unchecked Sendable {
     let root: URL
     let configDir: String
     var stateDir: String
+    /// The daemon's environment (what its launcher passes on to apps and where it finds desktop entries).
+    var daemonEnvironment: [String: String] = [:]
     private var daemonTask: Task<Void, any Error>?
     private(set) var daemonName: String?
 
@@ -58,7 +60,7 @@ final class DaemonFixture: @unchecked Sendable {
     /// Starts the daemon (again) and waits until it owns its name.
     func startDaemon() async throws {
         let configuration = DaemonConfiguration(
-            configDirectory: configDir, stateDirectory: stateDir, busAddress: bus.address, environment: [:])
+            configDirectory: configDir, stateDirectory: stateDir, busAddress: bus.address, environment: daemonEnvironment)
         let daemon = try await buildDaemon(configuration)
         daemonName = daemon.uniqueName
         daemonTask = Task { try await daemon.run() }
