@@ -12,11 +12,14 @@ public enum DBusIntrospection {
         for interface in standardInterfaces + interfaces.map(Description.init) {
             out += "  <interface name=\"\(escape(interface.name))\">\n"
             for method in interface.methods {
-                if method.arguments.isEmpty {
+                if method.arguments.isEmpty && method.documentation == nil {
                     out += "    <method name=\"\(escape(method.name))\"/>\n"
                     continue
                 }
                 out += "    <method name=\"\(escape(method.name))\">\n"
+                if let documentation = method.documentation {
+                    out += "      <annotation name=\"org.gtk.GDBus.DocString\" value=\"\(escape(documentation))\"/>\n"
+                }
                 for arg in method.arguments {
                     out += "      <arg name=\"\(escape(arg.0.name))\" type=\"\(escape(arg.0.signature))\" direction=\"\(arg.1)\"/>\n"
                 }
@@ -48,13 +51,13 @@ public enum DBusIntrospection {
     /// A plain-data view of an interface, so the standard ones need no handlers.
     struct Description {
         var name: String
-        var methods: [(name: String, arguments: [(DBusArgument, String)])]
+        var methods: [(name: String, arguments: [(DBusArgument, String)], documentation: String?)]
         var signals: [DBusSignal]
         var properties: [(String, String)]
 
         init(name: String, methods: [(name: String, arguments: [(DBusArgument, String)])], signals: [DBusSignal] = [], properties: [(String, String)] = []) {
             self.name = name
-            self.methods = methods
+            self.methods = methods.map { ($0.name, $0.arguments, nil) }
             self.signals = signals
             self.properties = properties
         }
@@ -62,7 +65,7 @@ public enum DBusIntrospection {
         init(_ interface: DBusInterface) {
             name = interface.name
             methods = interface.methods.map { method in
-                (method.name, method.inArguments.map { ($0, "in") } + method.outArguments.map { ($0, "out") })
+                (method.name, method.inArguments.map { ($0, "in") } + method.outArguments.map { ($0, "out") }, method.documentation)
             }
             signals = interface.signals
             properties = interface.properties.map { ($0.name, $0.signature) }

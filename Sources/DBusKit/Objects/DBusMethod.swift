@@ -5,14 +5,17 @@ public struct DBusMethod: Sendable {
     public var inArguments: [DBusArgument]
     public var outArguments: [DBusArgument]
     public var handler: @Sendable (DBusMethodCall) -> Void
+    /// What the method does, served in introspection as GDBus's `org.gtk.GDBus.DocString` annotation.
+    public var documentation: String?
 
     public init(
         _ name: String, in inArguments: [DBusArgument] = [], out outArguments: [DBusArgument] = [],
-        handler: @escaping @Sendable (DBusMethodCall) -> Void
+        documentation: String? = nil, handler: @escaping @Sendable (DBusMethodCall) -> Void
     ) {
         self.name = name
         self.inArguments = inArguments
         self.outArguments = outArguments
+        self.documentation = documentation
         self.handler = handler
     }
 

@@ -64,11 +64,20 @@ extension DaemonCore {
         return (.success(reply), commit)
     }
 
+    /// An invocation refused before routing (an oversized argument, an ill-typed `platform_data`
+    /// value): recorded as `rejected` for a configured app (`recordAs` when `appID` is empty); the
+    /// caller answers `error` once the record is durable.
+    func reject(appID: String, source: Source, error: DeeplinkerError, recordAs: String? = nil) -> PendingCommit {
+        let id = InvocationID.make(unixMilliseconds: engine.now / 1_000)
+        return recordRejection(
+            id: id, appID: appID.isEmpty ? (recordAs ?? "") : appID, source: source, error: error, platformData: [:], launchKind: nil)
+    }
+
     /// Records a refused invocation for a configured app (status `rejected`); unknown apps leave no trace.
     private func recordRejection(
         id: String, appID: String, source: Source, error: DeeplinkerError, platformData: [String: String], launchKind: String?
     ) -> PendingCommit {
-        guard !appID.isEmpty, registry.appIDs.contains(appID),
+        guard !appID.isEmpty, registry.contains(appID),
             let (_, effects) = try? engine.reject(
                 id: id, appID: appID, source: source, error: error, platformData: platformData, launchKind: launchKind)
         else { return apply([]) }
