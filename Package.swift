@@ -37,12 +37,15 @@ let package = Package(
             name: "DeeplinkerCore",
             dependencies: ["DeeplinkerProtocol", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // Route files on disk (SPEC §5): the search path and the one loader of daemon and CLI.
+        .target(name: "DeeplinkerRouteFiles", dependencies: ["DeeplinkerCore"]),
         .target(
             name: "DeeplinkerDaemon",
             dependencies: [
                 "DBusKit",
                 "DeeplinkerCore",
                 "DeeplinkerProtocol",
+                "DeeplinkerRouteFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -69,6 +72,7 @@ let package = Package(
                 "DeeplinkerCore",
                 "DeeplinkerClient",
                 "DeeplinkerProtocol",
+                "DeeplinkerRouteFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,7 +94,8 @@ let package = Package(
         .testTarget(
             name: "DeeplinkerDaemonTests",
             dependencies: [
-                "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient", "DeeplinkerProtocol", "DeeplinkerTestSupport",
+                "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient", "DeeplinkerProtocol", "DeeplinkerRouteFiles",
+                "DeeplinkerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

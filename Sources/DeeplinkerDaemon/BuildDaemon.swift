@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerCore
+import DeeplinkerRouteFiles
 import Foundation
 import Logging
 
@@ -32,17 +33,16 @@ private func assemble(_ configuration: DaemonConfiguration, connection: DBusConn
         throw DaemonError.storage("\(error)")
     }
 
-    let directories = RouteDirectory.searchPath(configDir: configuration.configDirectory, environment: configuration.environment)
+    let directories = configuration.routeDirectories
     let loaded = RouteDirectory.load(directories: directories)
     let (registry, errors) = RouteDirectory.merge(loaded, over: AppRegistry())
     for error in errors { logger.error("\(error.description)") }
     logger.info("loaded route files for \(registry.appIDs.count) apps from \(directories.joined(separator: ":"))")
 
-    var policies: [String: AppPolicy] = [:]
-    for id in registry.appIDs { policies[id] = try registry.config(id).policy }
-    let engine = DeeplinkEngine(clock: configuration.clock, policies: policies)
+    let engine = DeeplinkEngine(clock: configuration.clock, policies: registry.policies)
     let core = DaemonCore(
-        connection: connection, store: store, registry: registry, engine: engine, configuration: configuration, logger: logger)
+        connection: connection, store: store, registry: registry, engine: engine, configuration: configuration,
+        routeDirectories: directories, logger: logger)
     let daemon = Daemon(connection: connection, store: store, core: core, logger: logger)
     do {
         return try await start(daemon, registry: registry, store: store, connection: connection, logger: logger)

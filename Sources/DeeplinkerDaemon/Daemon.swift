@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerCore
+import DeeplinkerRouteFiles
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -23,7 +24,7 @@ public final class Daemon: Service, Sendable {
         self.core = core
         self.events = EventQueue(core: core)
         self.logger = logger
-        self.watcher = Self.watchRouteFiles(core.configuration, events: self.events, logger: logger)
+        self.watcher = Self.watchRouteFiles(core.routeDirectories, events: self.events, logger: logger)
     }
 
     public func run() async throws {
@@ -63,10 +64,8 @@ public final class Daemon: Service, Sendable {
     }
 
     /// Reloads when a route file in the search path changes.
-    private static func watchRouteFiles(_ configuration: DaemonConfiguration, events: EventQueue, logger: Logger) -> DirectoryWatcher {
-        let directories = RouteDirectory.searchPath(
-            configDir: configuration.configDirectory, environment: configuration.environment)
-        return DirectoryWatcher(directories: directories, onFailure: { logger.warning("\($0)") }) {
+    private static func watchRouteFiles(_ directories: [String], events: EventQueue, logger: Logger) -> DirectoryWatcher {
+        DirectoryWatcher(directories: directories, onFailure: { logger.warning("\($0)") }) {
             events.submit { core in
                 do throws(DeeplinkerError) {
                     try core.reload()

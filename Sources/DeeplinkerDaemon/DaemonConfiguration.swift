@@ -1,4 +1,5 @@
 import DeeplinkerCore
+import DeeplinkerRouteFiles
 import Foundation
 
 /// Everything `deeplinkerd`'s flags and environment decide (SPEC §9).
@@ -28,6 +29,11 @@ public struct DaemonConfiguration: Sendable {
         self.environment = environment
         self.historyLimit = historyLimit
         self.clock = clock
+    }
+
+    /// The route-file search path these settings give (SPEC §5); the daemon computes it once.
+    public var routeDirectories: [String] {
+        RouteDirectory.searchPath(configDir: configDirectory, environment: environment)
     }
 
     /// `$XDG_STATE_HOME/deeplinker`, else `~/.local/state/deeplinker`.

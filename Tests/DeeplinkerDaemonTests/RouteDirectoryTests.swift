@@ -1,4 +1,5 @@
 import DeeplinkerCore
+import DeeplinkerRouteFiles
 import Foundation
 import Testing
 @testable import DeeplinkerDaemon

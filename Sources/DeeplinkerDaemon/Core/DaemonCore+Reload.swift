@@ -1,9 +1,10 @@
 import DeeplinkerCore
+import DeeplinkerRouteFiles
 
 extension DaemonCore {
     /// Re-reads the route files. A broken file keeps that app's previous routes; its error is returned.
     func reload() throws(DeeplinkerError) {
-        let directories = RouteDirectory.searchPath(configDir: configuration.configDirectory, environment: configuration.environment)
+        let directories = routeDirectories
         let result = RouteDirectory.load(directories: directories)
         let (merged, errors) = RouteDirectory.merge(result, over: registry)
         install(merged)

@@ -16,6 +16,8 @@ actor DaemonCore {
     let store: any InvocationStore
     let logger: Logger
     let configuration: DaemonConfiguration
+    /// The route-file search path, computed once from the configuration.
+    let routeDirectories: [String]
     var registry: AppRegistry
     var engine: DeeplinkEngine
     /// App object paths → app ids, for lifecycle signals.
@@ -39,13 +41,14 @@ actor DaemonCore {
 
     init(
         connection: DBusConnection, store: any InvocationStore, registry: AppRegistry, engine: DeeplinkEngine,
-        configuration: DaemonConfiguration, logger: Logger
+        configuration: DaemonConfiguration, routeDirectories: [String], logger: Logger
     ) {
         self.connection = connection
         self.store = store
         self.registry = registry
         self.engine = engine
         self.configuration = configuration
+        self.routeDirectories = routeDirectories
         self.logger = logger
         self.executor = connection.executor
         self.deliverer = Deliverer(connection: connection)
@@ -65,11 +68,7 @@ actor DaemonCore {
         self.registry = registry
         appsByPath = Self.paths(for: registry)
         watchAppNames()
-        var policies: [String: AppPolicy] = [:]
-        for id in registry.appIDs {
-            if let config = try? registry.config(id) { policies[id] = config.policy }
-        }
-        engine.setPolicies(policies)
+        engine.setPolicies(registry.policies)
     }
 
     /// Stores the changes the effects carry, in order, and queues the rest to run after the commit.

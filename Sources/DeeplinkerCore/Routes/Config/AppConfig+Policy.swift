@@ -12,3 +12,10 @@ extension AppConfig {
             raise: raise)
     }
 }
+
+extension AppRegistry {
+    /// The policy of every configured app, as the engine takes them (start-up and reload).
+    public var policies: [String: AppPolicy] {
+        apps.mapValues(\.policy)
+    }
+}

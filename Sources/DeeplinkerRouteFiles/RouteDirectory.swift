@@ -1,7 +1,8 @@
 import DeeplinkerCore
 import Foundation
 
-/// Finds and loads route files (`<app-id>.toml`, SPEC §5): the search path, first file found wins
+/// Finds and loads route files (`<app-id>.toml`, SPEC §5) for the daemon and the CLI alike, so
+/// `deeplinker check` says exactly what the daemon will do: the search path, first file found wins
 /// per app id, and per-app isolation — a broken file yields a `ConfigError` for that app only, and
 /// on reload that app keeps its previous config. The only part of routing that touches the disk.
 public enum RouteDirectory {
@@ -27,28 +28,53 @@ public enum RouteDirectory {
         RouteSearchPath.directories(configDir: configDir, environment: environment)
     }
 
-    /// `<app-id>.toml` files per app id, the first directory holding one winning. Missing
-    /// directories are skipped; hidden files and other extensions are ignored; file names that are
-    /// not valid app ids are reported.
+    /// Every `.toml` file on the search path, in search-path and name order (shadowed ones too);
+    /// missing directories are skipped, hidden files and other extensions ignored.
+    public static func routeFiles(in directories: [String]) -> [String] {
+        directories.flatMap { directory in
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+                .filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }
+                .map { join(directory, $0) }
+        }
+    }
+
+    /// The app id a route file's name gives (`com.example.App.toml` → `com.example.App`).
+    public static func appID(ofFile path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        return name.hasSuffix(".toml") ? String(name.dropLast(5)) : name
+    }
+
+    /// `<app-id>.toml` files per app id, the first directory holding one winning; file names that
+    /// are not valid app ids are reported.
     public static func discover(in directories: [String]) -> (files: [String: String], errors: [ConfigError]) {
         var files: [String: String] = [:]
         var errors: [ConfigError] = []
-        for directory in directories {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-            for name in names.sorted() where name.hasSuffix(".toml") && !name.hasPrefix(".") {
-                let appID = String(name.dropLast(5))
-                let path = join(directory, name)
-                guard AppID.isValid(appID) else {
-                    errors.append(ConfigError(file: path, line: 1, column: 1, message: "file name \"\(name)\" is not <app-id>.toml with a valid app id (e.g. com.example.App.toml)"))
-                    continue
-                }
-                if files[appID] == nil { files[appID] = path }
+        for path in routeFiles(in: directories) {
+            let appID = appID(ofFile: path)
+            guard AppID.isValid(appID) else {
+                errors.append(invalidName(path))
+                continue
             }
+            if files[appID] == nil { files[appID] = path }
         }
         return (files, errors)
     }
 
-    /// Reads and parses one route file.
+    /// The refusal of a file whose name is not `<app-id>.toml` with a valid app id.
+    static func invalidName(_ path: String) -> ConfigError {
+        let name = (path as NSString).lastPathComponent
+        return ConfigError(
+            file: path, line: 1, column: 1, message: "file name \"\(name)\" is not <app-id>.toml with a valid app id (e.g. com.example.App.toml)")
+    }
+
+    /// Reads and parses one route file, its app id from its name (which must be a valid one).
+    public static func loadFile(_ path: String) -> Result<AppConfig, ConfigError> {
+        let appID = appID(ofFile: path)
+        guard AppID.isValid(appID) else { return .failure(invalidName(path)) }
+        return loadFile(path, appID: appID)
+    }
+
+    /// Reads and parses one route file: the size is checked before anything is read.
     public static func loadFile(_ path: String, appID: String) -> Result<AppConfig, ConfigError> {
         let url = URL(fileURLWithPath: path)
         let data: Data
