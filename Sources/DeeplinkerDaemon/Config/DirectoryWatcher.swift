@@ -1,15 +1,11 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Calls `onChange` (coalesced over `delay`) when a file in one of `directories` is created,
 /// written, moved or removed, using inotify. Directories that do not exist are skipped.
-final class DirectoryWatcher: @unchecked Sendable {  // `source` is set once in init; cancel is thread-safe
-    private let source: DispatchSourceRead?
-
-    /// Whether a reload is already scheduled; touched only on the watcher's serial queue.
-    private final class Pending: @unchecked Sendable {
-        var scheduled = false
-    }
+final class DirectoryWatcher: Sendable {
+    private let source: Mutex<DispatchSourceRead?>
 
     init(
         directories: [String], delay: Duration = .milliseconds(200), onFailure: (String) -> Void,
@@ -18,7 +14,7 @@ final class DirectoryWatcher: @unchecked Sendable {  // `source` is set once in 
         let fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else {
             onFailure("inotify is unavailable (\(String(cString: strerror(errno)))); route files reload on SIGHUP and Reload only")
-            source = nil
+            source = Mutex(nil)
             return
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -28,28 +24,29 @@ final class DirectoryWatcher: @unchecked Sendable {  // `source` is set once in 
         guard watching > 0 else {
             if !directories.isEmpty { onFailure("none of \(directories.joined(separator: ":")) can be watched; reload with SIGHUP or Reload") }
             close(fd)
-            source = nil
+            source = Mutex(nil)
             return
         }
         let queue = DispatchQueue(label: "deeplinkerd.config-watch")
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        let pending = Pending()
+        // Whether a reload is already scheduled (a burst of events reloads once).
+        let scheduled = Atomic<Bool>(false)
+        let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
         source.setEventHandler {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while read(fd, &buffer, buffer.count) > 0 {}
-            guard !pending.scheduled else { return }
-            pending.scheduled = true
-            queue.asyncAfter(deadline: .now() + .milliseconds(Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000))) {
-                pending.scheduled = false
+            guard !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
+                scheduled.store(false, ordering: .releasing)
                 onChange()
             }
         }
         source.setCancelHandler { close(fd) }
         source.resume()
-        self.source = source
+        self.source = Mutex(source)
     }
 
     func stop() {
-        source?.cancel()
+        source.withLock { $0?.cancel() }
     }
 }

@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import Foundation
+import Synchronization
 
 /// Runs an argv (no shell) with placeholders substituted; exit 0 acknowledges (`exec` delivery).
 enum CommandRunner {
@@ -56,16 +57,15 @@ enum CommandRunner {
     }
 
     /// Resumes a continuation once, whichever of exit and time-out comes first.
-    private final class Finished: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<Int32?, Never>?
+    private final class Finished: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Int32?, Never>?>
 
-        init(_ continuation: CheckedContinuation<Int32?, Never>) { self.continuation = continuation }
+        init(_ continuation: CheckedContinuation<Int32?, Never>) { self.continuation = Mutex(continuation) }
 
         func resume(_ value: Int32?) {
-            let c = lock.withLock { () -> CheckedContinuation<Int32?, Never>? in
-                defer { continuation = nil }
-                return continuation
+            let c = continuation.withLock { c in
+                defer { c = nil }
+                return c
             }
             c?.resume(returning: value)
         }
