@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerCore
 
 /// The names and signatures of the daemon's D-Bus API (SPEC §3), kept apart from the handlers so
 /// that introspection, the shipped XML and the dispatch table come from one description.
@@ -8,7 +9,7 @@ public enum DeeplinkerAPI {
     public static let interface = "org.deeplinker.Deeplinker1"
     public static let lifecycleInterface = "org.deeplinker.Lifecycle1"
     public static let errorPrefix = "org.deeplinker.Error."
-    public static let version = "0.1.0"
+    public static let version = DeeplinkerVersion.current
 
     /// One method: name, inputs, outputs.
     public struct Method: Sendable {
@@ -50,17 +51,39 @@ public enum DeeplinkerAPI {
         DBusSignal("Deliver", [arg("app_id", "s"), arg("invocation_id", "s"), arg("source", "s"), arg("target", "s"), arg("parameters", "a{ss}")]),
     ]
 
-    /// The interface with `handler(name)` answering each method.
-    public static func interface(handler: (String) -> @Sendable (DBusMethodCall) -> Void) -> DBusInterface {
+    /// The read-only properties (SPEC §3: at least `Version`); the rest are what `deeplinker status`
+    /// shows: start time (µs since the epoch), state directory, database size in bytes, and the
+    /// errors of route files that failed at the last load.
+    public static let properties: [DBusArgument] = [
+        arg("Version", "s"), arg("StartedAt", "x"), arg("StateDirectory", "s"), arg("DatabaseSize", "t"),
+        arg("BrokenRouteFiles", "as"),
+    ]
+
+    /// The interface with `handler(name)` answering each method and `property(name)` each property.
+    public static func interface(
+        handler: (String) -> @Sendable (DBusMethodCall) -> Void,
+        property: @escaping @Sendable (String) -> DBusValue = placeholder
+    ) -> DBusInterface {
         DBusInterface(
             interface,
             methods: methods.map { DBusMethod($0.name, in: $0.inputs, out: $0.outputs, handler: handler($0.name)) },
             signals: signals,
-            properties: [DBusProperty("Version", "s") { .string(version) }])
+            properties: properties.map { declared in DBusProperty(declared.name, declared.signature) { property(declared.name) } })
+    }
+
+    /// Property values outside a running daemon (introspection): the version, else empty values.
+    @Sendable public static func placeholder(_ name: String) -> DBusValue {
+        switch name {
+        case "Version": .string(version)
+        case "StartedAt": .int64(0)
+        case "DatabaseSize": .uint64(0)
+        case "BrokenRouteFiles": .strings([])
+        default: .string("")
+        }
     }
 
     /// The introspection XML the daemon serves at its object path (and ships in `Config/`).
     public static var introspectionXML: String {
-        DBusIntrospection.xml(interfaces: [interface { _ in { call in call.fail(.failed("not served")) } }])
+        DBusIntrospection.xml(interfaces: [interface(handler: { _ in { call in call.fail(.failed("not served")) } })])
     }
 }

@@ -30,6 +30,8 @@ actor DaemonCore {
     var nextBatchID: UInt64 = 0
     let deliverer: Deliverer
     let launcher: Launcher
+    /// Start time, broken route files and the service manager link (`deeplinker status`, `STATUS=`).
+    nonisolated let vitals: DaemonVitals
 
     init(
         connection: DBusConnection, store: any InvocationStore, registry: AppRegistry, engine: DeeplinkEngine,
@@ -45,6 +47,7 @@ actor DaemonCore {
         self.deliverer = Deliverer(connection: connection)
         self.launcher = Launcher(connection: connection, logger: logger)
         self.appsByPath = Self.paths(for: registry)
+        self.vitals = DaemonVitals(configuration: configuration)
     }
 
     static func paths(for registry: AppRegistry) -> [String: String] {
