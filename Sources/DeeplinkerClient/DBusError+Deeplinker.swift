@@ -16,8 +16,10 @@ extension DBusError {
     }
 
     /// Whether bus activation tried to start the daemon and failed
-    /// (`org.freedesktop.DBus.Error.Spawn.ChildExited`, `….Spawn.ExecFailed`, …).
+    /// (`org.freedesktop.DBus.Error.Spawn.ChildExited`, `….Spawn.ExecFailed`, …, or a start that
+    /// never took the name: `TimedOut` "Failed to activate service …").
     public var isSpawnFailure: Bool {
         name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
+            || (name == "org.freedesktop.DBus.Error.TimedOut" && message.hasPrefix("Failed to activate service"))
     }
 }
