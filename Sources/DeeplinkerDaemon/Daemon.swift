@@ -42,10 +42,10 @@ public final class Daemon: Service, Sendable {
             group.addTask { await self.sweep() }
             group.addTask { await self.keepWatchdogFed() }
             // Returns on cancellation, graceful shutdown (false) or a lost bus (true).
-            let busLost = (try? await cancelWhenGracefulShutdown {
+            let busLost = await cancelWhenGracefulShutdown {
                 for await _ in lost.stream { return true }
                 return false
-            }) ?? false
+            }
             notifier.notify("STOPPING=1")
             if busLost {
                 logger.critical("lost the connection to the bus; exiting")

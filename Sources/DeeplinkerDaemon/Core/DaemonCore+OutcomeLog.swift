@@ -7,7 +7,9 @@ extension DaemonCore {
     func logOutcomes(_ effects: [EngineEffect]) {
         for effect in effects {
             guard case .statusChanged(let invocation) = effect else { continue }
-            let (level, outcome) = Self.outcome(invocation.status)
+            var (level, outcome) = Self.outcome(invocation.status)
+            // Back to pending after a failed attempt: not a new invocation.
+            if invocation.status == .pending && invocation.attempts > 0 { (level, outcome) = (.info, "pending again") }
             logger.log(level: level, "\(Self.describe(invocation)) \(outcome)\(invocation.detail.isEmpty ? "" : ": \(invocation.detail)")")
         }
     }

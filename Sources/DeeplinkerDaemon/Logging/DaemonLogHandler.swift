@@ -85,9 +85,9 @@ public struct DaemonLogHandler: LogHandler {
         var buffer = [Int8](repeating: 0, count: 32)
         let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
         var zone = [Int8](repeating: 0, count: 8)
-        strftime(&zone, zone.count, "%z", &parts)
+        let zoneCount = strftime(&zone, zone.count, "%z", &parts)
         let base = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let milliseconds = Int(now.tv_nsec) / 1_000_000
-        return base + "." + String(format: "%03d", milliseconds) + String(cString: zone)
+        return base + "." + String(format: "%03d", milliseconds) + String(decoding: zone[0..<zoneCount].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
