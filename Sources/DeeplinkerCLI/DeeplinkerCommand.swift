@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeeplinkerCore
 import Foundation
 
 /// The `deeplinker` root command: verbs that invoke apps through the daemon, query it, explain
@@ -22,13 +23,14 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
 
             \(ExitStatus.table)
             """,
-        version: "1.0.0",
+        version: DeeplinkerVersion.current,
         subcommands: [
             OpenCommand.self, NotifyCommand.self, ShortcutCommand.self, LaunchCommand.self, ActivityCommand.self,
             PendingCommand.self, DiscardCommand.self, HistoryCommand.self, MonitorCommand.self, AppsCommand.self,
             StateCommand.self, RouteCommand.self, CheckCommand.self, DesktopEntryCommand.self,
             InstallDesktopCommand.self, SimulateAppCommand.self, PostNotificationCommand.self,
             UninstallDesktopCommand.self,
+            ReloadCommand.self, StatusCommand.self,
         ]
     )
 

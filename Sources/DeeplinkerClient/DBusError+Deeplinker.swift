@@ -12,6 +12,14 @@ extension DBusError {
         name == DBusError.serviceUnknownName || name == DBusError.nameHasNoOwnerName
             || name == "org.freedesktop.DBus.Error.FileNotFound" || name == "org.freedesktop.DBus.Error.NoServer"
             || name == "org.freedesktop.DBus.Error.Disconnected" || name == "org.freedesktop.DBus.Error.BadAddress"
-            || name == "org.freedesktop.DBus.Error.NotSupported"
+            || name == "org.freedesktop.DBus.Error.NotSupported" || isSpawnFailure
+    }
+
+    /// Whether bus activation tried to start the daemon and failed
+    /// (`org.freedesktop.DBus.Error.Spawn.ChildExited`, `….Spawn.ExecFailed`, …, or a start that
+    /// never took the name: `TimedOut` "Failed to activate service …").
+    public var isSpawnFailure: Bool {
+        name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
+            || (name == "org.freedesktop.DBus.Error.TimedOut" && message.hasPrefix("Failed to activate service"))
     }
 }

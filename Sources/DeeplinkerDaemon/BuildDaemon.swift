@@ -43,6 +43,7 @@ private func assemble(_ configuration: DaemonConfiguration, connection: DBusConn
     let core = DaemonCore(
         connection: connection, store: store, registry: registry, engine: engine, configuration: configuration,
         routeDirectories: directories, logger: logger)
+    core.vitals.brokenRouteFiles = errors.map(\.description)
     let daemon = Daemon(connection: connection, store: store, core: core, logger: logger)
     do {
         return try await start(daemon, registry: registry, store: store, connection: connection, logger: logger)
@@ -102,7 +103,7 @@ private func start(
 
     try connection.export(DBusObject(
         path: DeeplinkerAPI.objectPath,
-        interfaces: [DeeplinkerAPI.interface { daemon.handler(for: $0) }]))
+        interfaces: [DeeplinkerAPI.interface(handler: { daemon.handler(for: $0) }, property: daemon.property)]))
     switch try await connection.requestName(DeeplinkerAPI.busName) {
     case .primaryOwner, .alreadyOwner:
         logger.info("serving \(DeeplinkerAPI.busName) as \(connection.uniqueName)")

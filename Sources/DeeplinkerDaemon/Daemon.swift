@@ -27,20 +27,41 @@ public final class Daemon: Service, Sendable {
         self.watcher = Self.watchRouteFiles(core.routeDirectories, events: self.events, logger: logger)
     }
 
+    /// Serves until cancelled or shut down gracefully; throws ``DaemonError/busLost`` at once when
+    /// the bus connection goes away (SPEC §4: never linger unreachable).
     public func run() async throws {
-        await withTaskGroup(of: Void.self) { group in
+        let lost = AsyncStream<Void>.makeStream()
+        connection.onDisconnect { lost.continuation.yield() }
+        if connection.isClosed { lost.continuation.yield() }
+        let notifier = core.vitals.notifier
+        events.submit { core in
+            // Serving since `buildDaemon` took the name.
+            core.vitals.notifier.notify("READY=1")
+            core.reportStatus()
+        }
+        let busLost = await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.sweep() }
             group.addTask { await self.keepWatchdogFed() }
-            // Returns on cancellation or graceful shutdown.
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(86_400 * 365)) }
-            logger.info("shutting down")
+            // Returns on cancellation, graceful shutdown (false) or a lost bus (true).
+            let busLost = await cancelWhenGracefulShutdown {
+                for await _ in lost.stream { return true }
+                return false
+            }
+            notifier.notify("STOPPING=1")
+            if busLost {
+                logger.critical("lost the connection to the bus; exiting")
+            } else {
+                logger.info("shutting down")
+            }
             watcher.stop()
             events.finish()
             group.cancelAll()
+            return busLost
         }
-        _ = try? await connection.releaseName(DeeplinkerAPI.busName)
+        if !busLost { _ = try? await connection.releaseName(DeeplinkerAPI.busName) }
         connection.close()
         try? await store.close()
+        if busLost { throw DaemonError.busLost }
     }
 
     /// Expires stale pending routes now and then, so `InvocationChanged` reports them.
@@ -52,10 +73,10 @@ public final class Daemon: Service, Sendable {
         }
     }
 
-    /// Pings systemd's watchdog from the event queue, so a wedged core stops the pings.
+    /// Pings systemd's watchdog at half `WATCHDOG_USEC` from the event queue, which runs on the
+    /// thread that serves the bus: a wedged bus thread or core stops the pings.
     private func keepWatchdogFed() async {
-        let notifier = SystemdNotifier(environment: core.configuration.environment)
-        notifier.notify("READY=1")
+        let notifier = core.vitals.notifier
         guard let interval = notifier.watchdogInterval else { return }
         while !Task.isCancelled {
             events.submit { _ in notifier.notify("WATCHDOG=1") }

@@ -36,8 +36,12 @@ public struct DaemonConfiguration: Sendable {
         RouteDirectory.searchPath(configDir: configDirectory, environment: environment)
     }
 
+    /// `$STATE_DIRECTORY` (set by systemd for a unit with `StateDirectory=`; its first entry), else
     /// `$XDG_STATE_HOME/deeplinker`, else `~/.local/state/deeplinker`.
     public static func defaultStateDirectory(environment: [String: String]) -> String {
+        if let given = environment["STATE_DIRECTORY"]?.split(separator: ":").first, given.hasPrefix("/") {
+            return String(given)
+        }
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/deeplinker"
         }

@@ -3,6 +3,8 @@ public enum DaemonError: Error, CustomStringConvertible {
     case nameTaken(name: String, owner: String?)
     case busUnavailable(String)
     case storage(String)
+    /// The bus connection went away while serving (the bus stopped or dropped us).
+    case busLost
 
     public var description: String {
         switch self {
@@ -10,6 +12,7 @@ public enum DaemonError: Error, CustomStringConvertible {
             "the bus name \(name) is already owned\(owner.map { " by \($0)" } ?? "") — is another deeplinkerd running?"
         case .busUnavailable(let why): "cannot connect to the bus: \(why)"
         case .storage(let why): "cannot open the state database: \(why)"
+        case .busLost: "lost the connection to the bus"
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// that set the counts. `--scale F` multiplies every count (e.g. 0.1 for a quick smoke run).
 struct BenchOptions: Sendable {
     /// Which part to run.
-    enum Command: String, Sendable { case bus, engine, routing, all }
+    enum Command: String, Sendable { case bus, engine, routing, coldstart, all }
 
     var command: Command = .all
     /// `--markdown FILE`: also write the table there.
@@ -32,16 +32,19 @@ struct BenchOptions: Sendable {
     /// `--state-root DIR`: where the temporary state directory (the SQLite file) is made; default
     /// the system temporary directory. `/dev/shm` shows the engine's cost without the disk.
     var stateRoot: String?
+    /// `--coldstart-runs N`: bus activations of `deeplinkerd` timed to the first reply.
+    var coldStartRuns = 30
 
     static let usage = """
-        usage: deeplinker-bench [bus|engine|routing|all] [--markdown FILE] [--scale F] [--warmup N]
+        usage: deeplinker-bench [bus|engine|routing|coldstart|all] [--markdown FILE] [--scale F] [--warmup N]
                                 [--ping-calls N] [--pipelined-calls N] [--openurl-calls N] [--delivery-calls N]
                                 [--calls-1 N] [--calls-8 N] [--calls-64 N] [--rss-invocations N]
-                                [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR]
+                                [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR] [--coldstart-runs N]
           bus      Peer.Ping round trip and 64-in-flight throughput against the daemon (the baseline)
           engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS
           routing  the route-matching benchmark
-          all      engine, then routing (default)
+          coldstart  bus activation of deeplinkerd to its first reply (goal ≤ 15 ms)
+          all      engine, cold start, then routing (default)
         """
 
     /// Parses `arguments` (without the program name); nil after printing usage or an error.
@@ -85,6 +88,7 @@ struct BenchOptions: Sendable {
             case ("--calls-8", let n?) where n > 0: options.throughputCalls[8] = n
             case ("--calls-64", let n?) where n > 0: options.throughputCalls[64] = n
             case ("--rss-invocations", let n?) where n >= 0: options.rssInvocations = n
+            case ("--coldstart-runs", let n?) where n > 0: options.coldStartRuns = n
             default: return invalid(flag, value)
             }
         }

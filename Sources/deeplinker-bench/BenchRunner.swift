@@ -17,6 +17,9 @@ enum BenchRunner {
         let started = ContinuousClock.now
         let loadAtStart = loadAverage()
         var status: Int32 = 0
+        if options.command == .coldstart {
+            return await coldStart(options, routeFile: routeFile, table: table)
+        }
         do {
             let env = try await BenchEnvironment.start(routeFile: routeFile, stateRoot: options.stateRoot)
             do {
@@ -35,6 +38,9 @@ enum BenchRunner {
                 let binary = ExternalDaemonBenchmark.locate(options.deeplinkerd)
             {
                 try await ExternalDaemonBenchmark.run(binary: binary, routeFile: routeFile, stateRoot: options.stateRoot, options: options, table: table)
+                if options.command == .all {
+                    try await ColdStartBenchmark.run(binary: binary, routeFile: routeFile, stateRoot: options.stateRoot, runs: options.coldStartRuns, table: table)
+                }
             }
         } catch {
             FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
@@ -62,6 +68,23 @@ enum BenchRunner {
             RoutingBenchmark.run()
         }
         return status
+    }
+
+    /// `deeplinker-bench coldstart`: only the cold-start measurement, printed with its goal.
+    private static func coldStart(_ options: BenchOptions, routeFile: String, table: ResultTable) async -> Int32 {
+        guard let binary = ExternalDaemonBenchmark.locate(options.deeplinkerd) else {
+            FileHandle.standardError.write(Data("deeplinker-bench: no deeplinkerd next to this executable; build it or pass --deeplinkerd PATH\n".utf8))
+            return 1
+        }
+        do {
+            try await ColdStartBenchmark.run(binary: binary, routeFile: routeFile, stateRoot: options.stateRoot, runs: options.coldStartRuns, table: table)
+        } catch {
+            FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
+            return 1
+        }
+        print("")
+        print(table.plainText())
+        return 0
     }
 
     /// The 1-minute load average from `/proc/loadavg`.

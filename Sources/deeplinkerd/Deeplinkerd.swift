@@ -23,19 +23,44 @@ struct Deeplinkerd: AsyncParsableCommand {
     @Option(name: .customLong("bus-address"), help: "Connect to this bus instead of the session bus.")
     var busAddress: String?
 
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp("Log this level and above: trace, debug, info, notice, warning, error or critical (default info, or $DEEPLINKER_LOG_LEVEL).", valueName: "LEVEL"))
+    var logLevel: String?
+
     @Flag(name: .customLong("print-introspection"), help: .hidden)
     var printIntrospection = false
+
+    func validate() throws {
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError(Self.unknownLevel(logLevel, from: "--log-level"))
+        }
+    }
+
+    static func unknownLevel(_ level: String, from source: String) -> String {
+        "unknown log level '\(level)' (\(source)); use one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
+    }
 
     func run() async throws {
         if printIntrospection {
             print(DeeplinkerAPI.introspectionXML, terminator: "")
             return
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["DEEPLINKER_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-            return handler
+        let environment = ProcessInfo.processInfo.environment
+        let level: Logger.Level
+        if let logLevel {
+            level = Logger.Level(rawValue: logLevel)!
+        } else if let variable = environment["DEEPLINKER_LOG_LEVEL"], !variable.isEmpty {
+            guard let parsed = Logger.Level(rawValue: variable) else {
+                FileHandle.standardError.write(Data("deeplinkerd: \(Self.unknownLevel(variable, from: "DEEPLINKER_LOG_LEVEL"))\n".utf8))
+                throw ExitCode(2)
+            }
+            level = parsed
+        } else {
+            level = .info
         }
+        let format = DaemonLogHandler.format(for: environment)
+        LoggingSystem.bootstrap { _ in DaemonLogHandler(format: format, level: level) }
         let logger = Logger(label: "deeplinkerd")
         SignalMask.unblockTerminationSignals()
         // Trap the signals before anything else: the name is owned before the service group runs,
@@ -71,7 +96,14 @@ struct Deeplinkerd: AsyncParsableCommand {
             }
         }
         defer { handler.cancel() }
-        try await group.run()
+        do {
+            try await group.run()
+        } catch let error as DaemonError {
+            // Lost the bus: exit non-zero at once so the service manager or bus activation restarts us.
+            privateBus?.stop()
+            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
         privateBus?.stop()
     }
 }

@@ -20,6 +20,12 @@ public struct CLIFailure: Error, Sendable, CustomStringConvertible {
     /// A daemon call failed: says plainly when the daemon is not running.
     public static func from(_ error: DBusError, busAddress: String?) -> CLIFailure {
         let status = ExitStatus.forDBusError(error)
+        if error.isSpawnFailure {
+            return CLIFailure(
+                status,
+                "the Deeplinker daemon is not running and could not be started (\(error.name): \(error.message)); see `journalctl --user -u deeplinkerd` or run `deeplinkerd` by hand",
+                errorName: error.name)
+        }
         if status == .daemonNotRunning {
             let bus = busAddress.map { "the bus at \($0)" } ?? "the session bus"
             return CLIFailure(

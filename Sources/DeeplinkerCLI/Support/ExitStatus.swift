@@ -50,7 +50,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
           0  success
           1  local failure (a file could not be written, xdg-mime failed)
           2  usage error
-          3  daemon not running (or no session bus)
+          3  daemon not running or could not be started (or no session bus)
           4  unknown app, no app for the URL, or several apps claim it
           5  no route (also unknown or unpublished shortcut)
           6  invalid input (URL, payload, parameter, too large, unsupported)

@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerCore
 import DeeplinkerProtocol
 
 /// The daemon's D-Bus API (SPEC §3): its names, signals and properties, and the interface built from
@@ -9,7 +10,7 @@ public enum DeeplinkerAPI {
     public static let interface = DeeplinkerBus.interface
     public static let lifecycleInterface = DeeplinkerBus.lifecycleInterface
     public static let errorPrefix = DeeplinkerBus.errorPrefix
-    public static let version = "0.1.0"
+    public static let version = DeeplinkerVersion.current
 
     static func arg(_ name: String, _ signature: String) -> DBusArgument { DBusArgument(name, signature) }
 
@@ -18,19 +19,42 @@ public enum DeeplinkerAPI {
         DBusSignal("Deliver", [arg("app_id", "s"), arg("invocation_id", "s"), arg("source", "s"), arg("target", "s"), arg("parameters", "a{ss}")]),
     ]
 
-    /// The interface: one D-Bus method per entry of the method table, answered by `handler(entry)`.
-    static func interface(handler: (DaemonMethod) -> @Sendable (DBusMethodCall) -> Void) -> DBusInterface {
+    /// The read-only properties (SPEC §3: at least `Version`); the rest are what `deeplinker status`
+    /// shows: start time (µs since the epoch), state directory, database size in bytes, and the
+    /// errors of route files that failed at the last load.
+    public static let properties: [DBusArgument] = [
+        arg("Version", "s"), arg("StartedAt", "x"), arg("StateDirectory", "s"), arg("DatabaseSize", "t"),
+        arg("BrokenRouteFiles", "as"),
+    ]
+
+    /// The interface: one D-Bus method per entry of the method table, answered by `handler(entry)`,
+    /// and `property(name)` answering each property.
+    static func interface(
+        handler: (DaemonMethod) -> @Sendable (DBusMethodCall) -> Void,
+        property: @escaping @Sendable (String) -> DBusValue = placeholder
+    ) -> DBusInterface {
         DBusInterface(
             interface,
             methods: Daemon.methodTable.map { entry in
                 DBusMethod(entry.name, in: entry.inputs, out: entry.outputs, documentation: entry.documentation, handler: handler(entry))
             },
             signals: signals,
-            properties: [DBusProperty("Version", "s") { .string(version) }])
+            properties: properties.map { declared in DBusProperty(declared.name, declared.signature) { property(declared.name) } })
+    }
+
+    /// Property values outside a running daemon (introspection): the version, else empty values.
+    @Sendable public static func placeholder(_ name: String) -> DBusValue {
+        switch name {
+        case "Version": .string(version)
+        case "StartedAt": .int64(0)
+        case "DatabaseSize": .uint64(0)
+        case "BrokenRouteFiles": .strings([])
+        default: .string("")
+        }
     }
 
     /// The introspection XML the daemon serves at its object path (and ships in `Config/`).
     public static var introspectionXML: String {
-        DBusIntrospection.xml(interfaces: [interface { _ in { call in call.fail(.failed("not served")) } }])
+        DBusIntrospection.xml(interfaces: [interface(handler: { _ in { call in call.fail(.failed("not served")) } })])
     }
 }

@@ -14,10 +14,12 @@ extension DaemonCore {
             switch outcome {
             case .success:
                 for signal in first.signals { connection.send(signal) }
+                logOutcomes(first.effects)
                 run(first.effects)
             case .failure(let error): logger.error("a change was not stored, its signals and deliveries are skipped: \(error)")
             }
         }
+        reportStatus()
     }
 
     /// The `InvocationChanged` signals of `effects`, in order (never parameter values, SPEC §3).
@@ -44,7 +46,7 @@ extension DaemonCore {
                 let (deliverer, connection, logger) = (self.deliverer, self.connection, self.logger)
                 Task {
                     let outcome = await deliverer.deliver(attempt)
-                    logger.debug("delivery of \(attempt.invocation.id) attempt \(attempt.attempt): \(outcome)")
+                    Self.logDelivery(attempt, outcome, logger: logger)
                     // Our own connection closed under the call (shutdown): the outcome is unknown,
                     // not a refusal. Leave it `delivering` so the next start redelivers it, flagged.
                     if outcome != .acknowledged && connection.isClosed { return }

@@ -38,6 +38,8 @@ actor DaemonCore {
     var nameWatchWaiters: [@Sendable () -> Void] = []
     let deliverer: Deliverer
     let launcher: Launcher
+    /// Start time, broken route files and the service manager link (`deeplinker status`, `STATUS=`).
+    nonisolated let vitals: DaemonVitals
 
     init(
         connection: DBusConnection, store: any InvocationStore, registry: AppRegistry, engine: DeeplinkEngine,
@@ -55,6 +57,7 @@ actor DaemonCore {
         self.launcher = Launcher(
             connection: connection, logger: logger, environment: configuration.environment, busAddress: configuration.busAddress)
         self.appsByPath = Self.paths(for: registry)
+        self.vitals = DaemonVitals(configuration: configuration)
     }
 
     static func paths(for registry: AppRegistry) -> [String: String] {

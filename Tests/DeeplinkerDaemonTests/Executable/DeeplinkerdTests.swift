@@ -143,7 +143,11 @@ struct DeeplinkerdTests {
         let runtime = try Self.temporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-        process.arguments = ["--user", "verify", ChildProcess.repositoryRoot.appendingPathComponent("systemd/deeplinkerd.service").path]
+        // The unit as `scripts/install` writes it: @bindir@ is this build's products directory.
+        let template = try String(contentsOf: ChildProcess.repositoryRoot.appendingPathComponent("systemd/deeplinkerd.service"), encoding: .utf8)
+        let installed = runtime + "/deeplinkerd.service"
+        try template.replacingOccurrences(of: "@bindir@", with: ChildProcess.productsDirectory.path).write(toFile: installed, atomically: true, encoding: .utf8)
+        process.arguments = ["--user", "verify", installed]
         process.environment = Self.environment(["XDG_RUNTIME_DIR": runtime])
         let output = Pipe()
         process.standardOutput = output

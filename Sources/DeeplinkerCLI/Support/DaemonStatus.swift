@@ -1,0 +1,39 @@
+import DeeplinkerClient
+
+/// What `deeplinker status --json` prints (one line).
+struct DaemonStatus: Codable, Sendable {
+    struct Pending: Codable, Sendable {
+        var invocationID: String
+        var source: String
+        var target: String
+        var receivedAtMicroseconds: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case invocationID = "invocation_id"
+            case source, target
+            case receivedAtMicroseconds = "received_at_usec"
+        }
+    }
+
+    var running: Bool
+    var activatable: Bool
+    var version: String?
+    var startedAtMicroseconds: Int64?
+    var uptimeSeconds: Int64?
+    var owner: String?
+    var pid: UInt32?
+    var stateDirectory: String?
+    var databaseBytes: UInt64?
+    var apps: [String]?
+    var pending: [String: Pending]?
+    var brokenRouteFiles: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case running, activatable, version, owner, pid, apps, pending
+        case startedAtMicroseconds = "started_at_usec"
+        case uptimeSeconds = "uptime_seconds"
+        case stateDirectory = "state_directory"
+        case databaseBytes = "database_bytes"
+        case brokenRouteFiles = "broken_route_files"
+    }
+}

@@ -1,0 +1,64 @@
+import DBusKit
+import Foundation
+
+/// Cold start: a call to `org.deeplinker.Deeplinker1` while nobody owns it, so `dbus-daemon`
+/// activates the release `deeplinkerd` from a service file, until the daemon's first reply
+/// (`ListApps`). Each run gets a new bus; the state directory is kept between runs (a restart, the
+/// common case), except for the first, which also creates the database. Goal ≤ 15 ms.
+enum ColdStartBenchmark {
+    static let goalMilliseconds = 15.0
+
+    static func run(binary: String, routeFile: String, stateRoot: String?, runs: Int, table: ResultTable) async throws {
+        print("  cold start: \(binary), \(runs) activations")
+        let base = stateRoot.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+        let root = base.appendingPathComponent("deeplinker-bench-cold-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let configDir = root.appendingPathComponent("config")
+        try BenchRouteFile.install(from: routeFile, into: configDir)
+        let services = root.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let exec = "\(binary) --config-dir \(configDir.path) --state-dir \(root.appendingPathComponent("state").path) --log-level warning"
+        try "[D-BUS Service]\nName=\(BenchEnvironment.daemonName)\nExec=\(exec)\n"
+            .write(to: services.appendingPathComponent("\(BenchEnvironment.daemonName).service"), atomically: true, encoding: .utf8)
+
+        var samples: [Double] = []
+        var first: Double?
+        for index in 0...runs {
+            let milliseconds = try await once(services: services.path)
+            if index == 0 { first = milliseconds } else { samples.append(milliseconds * 1000) }
+        }
+        let stats = Stats(microseconds: samples)
+        let p50 = stats.p50 / 1000
+        table.add(
+            "cold start, bus activation → first reply (ListApps) p50 / p99, \(runs) runs",
+            String(format: "%.1f / %.1f ms", p50, stats.p99 / 1000), goal: String(format: "≤ %.0f ms", goalMilliseconds),
+            verdict: Format.verdict(p50 <= goalMilliseconds))
+        if let first {
+            table.add("cold start with a new state directory (creates the database)", String(format: "%.1f ms", first))
+        }
+        print(String(format: "  cold start: p50 %.1f ms, p99 %.1f ms (goal ≤ %.0f ms)", p50, stats.p99 / 1000, goalMilliseconds))
+    }
+
+    /// One activation on a new bus: the time from sending the call to its reply, in ms.
+    private static func once(services: String) async throws -> Double {
+        let bus = try PrivateBus(serviceDirectories: [services])
+        defer { bus.stop() }
+        let client = try DBusConnection(address: bus.address)
+        defer { client.close() }
+        let start = ContinuousClock.now
+        _ = try await client.call(
+            destination: BenchEnvironment.daemonName, path: BenchEnvironment.daemonPath, interface: BenchEnvironment.daemonInterface,
+            member: "ListApps", timeout: .seconds(20))
+        let elapsed = Stats.microseconds(start.duration(to: .now)) / 1000
+        // Stop this daemon and wait until it has let go of the database before the next run.
+        if let owner = try await client.nameOwner(BenchEnvironment.daemonName),
+            let pid = try await client.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "GetConnectionUnixProcessID", arguments: [.string(owner)]).first?.uint32Value
+        {
+            kill(pid_t(pid), SIGTERM)
+            while kill(pid_t(pid), 0) == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        return elapsed
+    }
+}
