@@ -58,9 +58,19 @@ public final class Daemon: Service, Sendable {
             group.cancelAll()
             return busLost
         }
+        // Deliveries, launches and raises in flight may finish (an acknowledgement is stored)
+        // within the shutdown time; the rest are cut off when the connection closes: their
+        // routes stay `delivering` and are delivered again, flagged, after the next start.
+        let timeout = core.configuration.shutdownTimeout
+        let cutOff = await core.tasks.drain(timeout: busLost ? .zero : timeout)
+        if cutOff > 0 { logger.warning("stopping with \(cutOff) deliveries or launches unfinished after \(timeout)") }
         if !busLost { _ = try? await connection.releaseName(DeeplinkerAPI.busName) }
         connection.close()
-        try? await store.close()
+        do {
+            try await store.close()
+        } catch {
+            logger.error("closing the state database: \(error)")
+        }
         if busLost { throw DaemonError.busLost }
     }
 

@@ -14,6 +14,8 @@ public struct DaemonConfiguration: Sendable {
     public var environment: [String: String]
     /// How many history rows are kept.
     public var historyLimit: Int
+    /// How long a stop waits for deliveries, launches and raises in flight before cutting them off.
+    public var shutdownTimeout: Duration = .seconds(5)
     /// The daemon's only wall clock (receive times, TTL, de-duplication, posted notifications);
     /// tests inject a manual one.
     public var clock: any EngineClock

@@ -55,7 +55,7 @@ extension Daemon {
             return call.fail(DeeplinkerError.unknownApp(app).dbusError)
         }
         let store = core.store
-        Task {
+        core.track { _ in
             do {
                 let rows = try await store.history(appID: app.isEmpty ? nil : app, limit: Int(limit))
                 call.reply([.array(elementSignature: "(sssssx)", rows.map { row in

@@ -37,6 +37,17 @@ extension DaemonCore {
 
     /// Starts deliveries and launches (the signals went out before). Deliveries run as their own
     /// tasks so a slow app never holds up another.
+    /// Runs `body` as a task on the core, tracked in ``tasks`` so a stop waits for it (bounded).
+    /// The task cannot start before this returns (it needs the core), so it is registered first.
+    func track(_ body: @escaping @Sendable (isolated DaemonCore) async -> Void) {
+        let id = tasks.reserve()
+        let task = Task {
+            await body(self)
+            self.tasks.finished(id)
+        }
+        tasks.started(id, task)
+    }
+
     private func run(_ effects: [EngineEffect]) {
         for effect in effects {
             switch effect {
@@ -44,22 +55,22 @@ extension DaemonCore {
                 continue
             case .deliver(let attempt):
                 let (deliverer, connection, logger) = (self.deliverer, self.connection, self.logger)
-                Task {
+                track { core in
                     let outcome = await deliverer.deliver(attempt)
                     Self.logDelivery(attempt, outcome, logger: logger)
                     // Our own connection closed under the call (shutdown): the outcome is unknown,
                     // not a refusal. Leave it `delivering` so the next start redelivers it, flagged.
                     if outcome != .acknowledged && connection.isClosed { return }
-                    self.deliveryFinished(
+                    core.deliveryFinished(
                         outcome, appID: attempt.invocation.appID, invocationID: attempt.invocation.id, attempt: attempt.attempt)
                 }
             case .launch(let summons):
                 guard let mode = config(summons.appID)?.launch else { continue }
                 let launcher = self.launcher
-                Task { await launcher.launch(summons, mode: mode) }
+                track { _ in await launcher.launch(summons, mode: mode) }
             case .raise(let summons):
                 let launcher = self.launcher
-                Task { await launcher.raise(summons) }
+                track { _ in await launcher.raise(summons) }
             case .appStateChanged(let record):
                 logger.info("\(record.appID) is \(record.state.rawValue)\(record.owner.map { " (\($0))" } ?? "")")
             }

@@ -37,6 +37,8 @@ actor DaemonCore {
     /// Jobs waiting for the name watches being made (`Reload` replies).
     var nameWatchWaiters: [@Sendable () -> Void] = []
     let deliverer: Deliverer
+    /// Deliveries, launches, raises and late replies in flight: a stop waits for them, bounded.
+    let tasks = EffectTasks()
     let launcher: Launcher
     /// Start time, broken route files and the service manager link (`deeplinker status`, `STATUS=`).
     nonisolated let vitals: DaemonVitals

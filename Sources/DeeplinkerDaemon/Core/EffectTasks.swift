@@ -1,0 +1,69 @@
+import Synchronization
+
+/// The tasks the daemon starts for effects (deliveries, launches, raises) and other calls it answers
+/// later, tracked so a stop waits for them for a bounded time and then cancels the rest at a known
+/// point, instead of leaving them to the process's exit.
+final class EffectTasks: Sendable {
+    private struct State {
+        var running: [UInt64: Task<Void, Never>] = [:]
+        var nextID: UInt64 = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// A new task's id; register its handle with ``started(_:_:)`` before it can end.
+    func reserve() -> UInt64 {
+        state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+    }
+
+    func started(_ id: UInt64, _ task: Task<Void, Never>) {
+        state.withLock { $0.running[id] = task }
+    }
+
+    /// How many are still running.
+    var count: Int { state.withLock { $0.running.count } }
+
+    /// Waits until none runs or `timeout` passes, then cancels what is left; returns how many were
+    /// cancelled.
+    @discardableResult
+    func drain(timeout: Duration) async -> Int {
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.wakeIdleWaiters()
+        }
+        defer { timer.cancel() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state in
+                if state.running.isEmpty { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+        let left = state.withLock { Array($0.running.values) }
+        for task in left { task.cancel() }
+        return left.count
+    }
+
+    func finished(_ id: UInt64) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.running[id] = nil
+            guard state.running.isEmpty else { return [] }
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func wakeIdleWaiters() {
+        let waiters = state.withLock { state in
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
