@@ -85,7 +85,12 @@ struct Deeplinkerd: AsyncParsableCommand {
             FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        let group = ServiceGroup(services: [daemon], gracefulShutdownSignals: [], logger: logger)
+        // A stop waits up to the daemon's shutdownTimeout for work in flight; past twice that the
+        // group cancels it, so SIGTERM always ends the process in bounded time.
+        var groupConfiguration = ServiceGroupConfiguration(services: [.init(service: daemon)], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
         let handler = Task {
             for await signal in signals {
                 if signal == .sighup {
