@@ -35,7 +35,9 @@ public final class SQLiteInvocationStore: InvocationStore {
         let state = writeState
         let limit = self.historyLimit
         committer = GroupCommitter(beforeBatch: beforeBatch) { batch in
-            Self.commit(batch, pool: pool, state: state, historyLimit: limit)
+            Self.commit(batch, pool: pool, state: state, historyLimit: limit).map { result in
+                result.mapError { StoreError.writeFailed(path: path, reason: Self.describe($0)) }
+            }
         }
         try Self.syncDirectory(directory)
     }
@@ -81,6 +83,12 @@ public final class SQLiteInvocationStore: InvocationStore {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
+            let (version, superseded) = try pool.read { db in
+                (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try migrator.hasBeenSuperseded(db))
+            }
+            guard version <= schemaVersion, !superseded else {
+                throw StoreError.unknownSchema(path: path, version: version, known: schemaVersion)
+            }
             let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
             guard check == "ok" else {
                 throw StoreError.corrupt(path: path, reason: check ?? "quick_check returned nothing")
@@ -115,7 +123,9 @@ public final class SQLiteInvocationStore: InvocationStore {
 
     /// A short human-readable form of an underlying error.
     static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? error.description }
+        if let error = error as? DatabaseError {
+            return "\(error.message ?? error.description) (SQLite result code \(error.extendedResultCode.rawValue))"
+        }
         return (error as NSError).localizedDescription
     }
 }
