@@ -27,7 +27,11 @@ private func assemble(_ configuration: DaemonConfiguration, connection: DBusConn
     }
     let store: SQLiteInvocationStore
     do {
-        store = try SQLiteInvocationStore(directory: configuration.stateDirectory, historyLimit: configuration.historyLimit)
+        // A corrupt or newer-schema database is set aside (SPEC §4): the daemon starts empty.
+        let opened = try SQLiteInvocationStore.openSettingAsideUnusable(
+            directory: configuration.stateDirectory, historyLimit: configuration.historyLimit)
+        store = opened.store
+        if let quarantined = opened.quarantined { logger.error("\(quarantined)") }
     } catch {
         throw DaemonError.storage("\(error)")
     }

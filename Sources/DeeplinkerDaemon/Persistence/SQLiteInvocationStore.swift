@@ -78,6 +78,9 @@ public final class SQLiteInvocationStore: InvocationStore {
         var configuration = Configuration()
         configuration.label = "deeplinker"
         configuration.busyMode = .timeout(5)
+        // Checked before SQLite opens it: on a failed open SQLite deletes the -wal and -shm, which
+        // must be kept beside a database that is set aside.
+        if let problem = headerProblem(path: path) { throw StoreError.corrupt(path: path, reason: problem) }
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
             try pool.writeWithoutTransaction { db in
@@ -107,6 +110,15 @@ public final class SQLiteInvocationStore: InvocationStore {
         } catch {
             throw StoreError.cannotOpen(path: path, reason: describe(error))
         }
+    }
+
+    /// Why the existing, non-empty file at `path` is no SQLite database (its 16-byte magic header is
+    /// missing), or nil.
+    private static func headerProblem(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return nil }
+        return head == Data("SQLite format 3\0".utf8) ? nil : "file is not a database (no SQLite header)"
     }
 
     /// fsyncs the directory so the database and WAL files' directory entries survive power loss.

@@ -1,0 +1,39 @@
+import Logging
+import Synchronization
+
+/// A `LogHandler` that keeps every line, so tests can read what the daemon logged.
+final class CapturedLog: Sendable {
+    private let lines = Mutex<[(level: Logger.Level, message: String)]>([])
+
+    /// A logger writing here (every level).
+    func logger(label: String = "deeplinkerd-test") -> Logger {
+        Logger(label: label) { _ in Handler(log: self) }
+    }
+
+    /// The messages logged at `level`.
+    func messages(at level: Logger.Level) -> [String] {
+        lines.withLock { $0.filter { $0.level == level }.map(\.message) }
+    }
+
+    fileprivate func append(_ level: Logger.Level, _ message: String) {
+        lines.withLock { $0.append((level, message)) }
+    }
+
+    private struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(
+            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+            function: String, line: UInt
+        ) {
+            log.append(level, message.description)
+        }
+    }
+}
