@@ -12,6 +12,9 @@ public struct DaemonConfiguration: Sendable {
     public var environment: [String: String]
     /// How many history rows are kept.
     public var historyLimit: Int
+    /// An open store to use instead of the state directory's database (the D-Bus fuzzer runs the
+    /// daemon on a ``MemoryInvocationStore``); nil for the real one.
+    public var store: (any InvocationStore)? = nil
 
     public init(
         configDirectory: String? = nil, stateDirectory: String? = nil, busAddress: String? = nil,

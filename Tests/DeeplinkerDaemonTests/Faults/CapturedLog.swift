@@ -29,11 +29,8 @@ final class CapturedLog: Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(
-            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-            function: String, line: UInt
-        ) {
-            log.append(level, message.description)
+        func log(event: LogEvent) {
+            log.append(event.level, event.message.description)
         }
     }
 }
