@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target and runs it for a given time.
-#   scripts/fuzz.sh NAME SECONDS      NAME: fuzz-url-matching | fuzz-payload-mapping | fuzz-route-file
+#   scripts/fuzz.sh NAME SECONDS      NAME: fuzz-url-matching | fuzz-payload-mapping | fuzz-route-file | fuzz-dbus-surface
 # The corpus lives in fuzz-artifacts/NAME/corpus (gitignored, kept between runs); crash inputs go
 # to fuzz-artifacts/NAME/crashes/. Extra libFuzzer flags may be passed in FUZZ_FLAGS.
 set -euo pipefail
@@ -8,7 +8,7 @@ set -euo pipefail
 name=${1:?usage: scripts/fuzz.sh NAME SECONDS}
 seconds=${2:?usage: scripts/fuzz.sh NAME SECONDS}
 case "$name" in
-  fuzz-url-matching|fuzz-payload-mapping|fuzz-route-file) ;;
+  fuzz-url-matching|fuzz-payload-mapping|fuzz-route-file|fuzz-dbus-surface) ;;
   *) echo "unknown fuzz target '$name'" >&2; exit 2 ;;
 esac
 
@@ -23,6 +23,8 @@ mkdir -p "$corpus" "$crashes"
 if [ -z "$(ls -A "$corpus")" ]; then
   case "$name" in
     fuzz-route-file) cp Config/apps/*.toml "$corpus/" ;;
+    # Every API method in the wire format and as a structure-aware pick; written by the target.
+    fuzz-dbus-surface) DEEPLINKER_FUZZ_WRITE_SEEDS="$corpus" ".build-fuzz/release/$name" -runs=0 "$corpus" >/dev/null 2>&1 ;;
     fuzz-url-matching)
       i=0
       for u in 'a://item/12?flag=1' 'https://x.a.example/files/a%2Fb/c?v=07' 'https://bücher.example/' \

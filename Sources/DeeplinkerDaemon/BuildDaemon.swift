@@ -26,12 +26,7 @@ private func assemble(_ configuration: DaemonConfiguration, connection: DBusConn
     if let owner = try await connection.nameOwner(DeeplinkerAPI.busName) {
         throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: owner)
     }
-    let store: SQLiteInvocationStore
-    do {
-        store = try SQLiteInvocationStore(directory: configuration.stateDirectory, historyLimit: configuration.historyLimit)
-    } catch {
-        throw DaemonError.storage("\(error)")
-    }
+    let store = try configuration.store ?? openStore(configuration, logger: logger)
 
     let directories = configuration.routeDirectories
     let loaded = RouteDirectory.load(directories: directories)
@@ -56,7 +51,7 @@ private func assemble(_ configuration: DaemonConfiguration, connection: DBusConn
 
 /// Subscribes, recovers the engine from the store, exports the API and takes the name.
 private func start(
-    _ daemon: Daemon, registry: AppRegistry, store: SQLiteInvocationStore, connection: DBusConnection, logger: Logger
+    _ daemon: Daemon, registry: AppRegistry, store: any InvocationStore, connection: DBusConnection, logger: Logger
 ) async throws -> Daemon {
 
     // Subscribe before reading owners, so no change falls between the two: one arg0 rule per
@@ -130,5 +125,18 @@ private func subscribeToNotificationServer(
     try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "NotificationClosed", path: server.path)) { _, args in
         guard let id = args.first?.uint32Value else { return }
         events.submit { core in core.notificationClosed(id) }
+    }
+}
+
+/// Opens the state directory's database; a corrupt or newer-schema one is set aside (SPEC §4) and
+/// logged, and the daemon starts empty.
+private func openStore(_ configuration: DaemonConfiguration, logger: Logger) throws -> any InvocationStore {
+    do {
+        let opened = try SQLiteInvocationStore.openSettingAsideUnusable(
+            directory: configuration.stateDirectory, historyLimit: configuration.historyLimit)
+        if let quarantined = opened.quarantined { logger.error("\(quarantined)") }
+        return opened.store
+    } catch {
+        throw DaemonError.storage("\(error)")
     }
 }

@@ -19,6 +19,9 @@ public struct DaemonConfiguration: Sendable {
     /// The daemon's only wall clock (receive times, TTL, de-duplication, posted notifications);
     /// tests inject a manual one.
     public var clock: any EngineClock
+    /// An open store to use instead of the state directory's database (the D-Bus fuzzer runs the
+    /// daemon on a ``MemoryInvocationStore``); nil for the real one.
+    public var store: (any InvocationStore)? = nil
 
     public init(
         configDirectory: String? = nil, stateDirectory: String? = nil, busAddress: String? = nil,

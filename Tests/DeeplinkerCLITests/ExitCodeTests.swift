@@ -31,6 +31,13 @@ import DeeplinkerClient
         }
     }
 
+    @Test func storageFailedHasItsOwnStatus() {
+        let error = DBusError(name: "org.deeplinker.Error.StorageFailed", message: "cannot write database '/s/deeplinker.sqlite'")
+        #expect(ExitStatus.forDBusError(error) == .storageFailed)
+        #expect(ExitStatus.storageFailed.rawValue == 10)
+        #expect(ExitStatus.table.contains("10 the daemon could not store"))
+    }
+
     @Test func accessDeniedForAnotherOwnersState() async throws {
         let f = try await DaemonFixture()
         let owner = try f.connect()

@@ -24,6 +24,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case configError = 8
     /// Any other D-Bus error (a time-out, an unexpected reply).
     case dbusError = 9
+    /// `StorageFailed`: the daemon could not store the invocation (disk full, I/O error); retry later.
+    case storageFailed = 10
 
     /// The status for a Deeplinker error name (`NoRoute`), nil for names outside §4.
     public static func forDeeplinkerError(named name: String) -> ExitStatus? {
@@ -33,6 +35,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case "InvalidURL", "InvalidPayload", "InvalidParameter", "TooLarge", "Unsupported": .invalidInput
         case "AccessDenied": .accessDenied
         case "InvalidConfig": .configError
+        case "StorageFailed": .storageFailed
         default: nil
         }
     }
@@ -57,5 +60,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
           7  access denied
           8  configuration error (route files)
           9  other D-Bus error
+          10 the daemon could not store the invocation (disk full, I/O error)
         """
 }

@@ -14,6 +14,9 @@ public enum DeeplinkerError: Error, Sendable, Equatable {
     case tooLarge(what: String, size: Int, limit: Int)
     case accessDenied(String)
     case invalidConfig(String)
+    /// The invocation could not be stored (disk full, I/O error, read-only or locked database);
+    /// nothing was acknowledged. The text says what failed.
+    case storageFailed(String)
 
     /// The error's short name, the last component of its D-Bus error name.
     public var name: String {
@@ -31,6 +34,7 @@ public enum DeeplinkerError: Error, Sendable, Equatable {
         case .tooLarge: "TooLarge"
         case .accessDenied: "AccessDenied"
         case .invalidConfig: "InvalidConfig"
+        case .storageFailed: "StorageFailed"
         }
     }
 
@@ -52,6 +56,7 @@ public enum DeeplinkerError: Error, Sendable, Equatable {
         case .tooLarge(let what, let size, let limit): "\(what) is too large: \(size) > \(limit)"
         case .accessDenied(let why): "access denied: \(why)"
         case .invalidConfig(let what): "invalid configuration: \(what)"
+        case .storageFailed(let what): "the change could not be stored, nothing was acknowledged: \(what)"
         }
     }
 }

@@ -14,6 +14,16 @@ public enum DeeplinkerAPI {
 
     static func arg(_ name: String, _ signature: String) -> DBusArgument { DBusArgument(name, signature) }
 
+    /// One method as callers see it: name and argument signatures (from the method table).
+    public struct Method: Sendable {
+        public let name: String
+        public let inputs: [DBusArgument]
+        public let outputs: [DBusArgument]
+    }
+
+    /// The methods of the interface, in the method table's order (for tools such as the fuzzer).
+    public static let methods: [Method] = Daemon.methodTable.map { Method(name: $0.name, inputs: $0.inputs, outputs: $0.outputs) }
+
     public static let signals: [DBusSignal] = [
         DBusSignal("InvocationChanged", [arg("app_id", "s"), arg("invocation_id", "s"), arg("status", "s"), arg("detail", "s")]),
         DBusSignal("Deliver", [arg("app_id", "s"), arg("invocation_id", "s"), arg("source", "s"), arg("target", "s"), arg("parameters", "a{ss}")]),

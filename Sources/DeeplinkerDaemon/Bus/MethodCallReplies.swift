@@ -32,7 +32,7 @@ enum MethodCallReplies {
     ) {
         if let commitError {
             // Nothing was promised durable: say so rather than answer as if it were stored.
-            return call.fail(.failed("the change could not be stored: \(commitError)"))
+            return call.fail(DeeplinkerError.storageFailed("\(commitError)").dbusError)
         }
         answer(call, result, encode)
     }

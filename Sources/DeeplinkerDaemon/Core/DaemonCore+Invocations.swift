@@ -56,7 +56,12 @@ extension DaemonCore {
         let request = InvocationRequest(
             id: id, appID: resolved.appID, route: resolved.route, dedupeKey: key, platformData: data, launchKind: launchKind)
         let admission = try engine.receive(request)
-        let commit = apply(admission.effects)
+        var commit = apply(admission.effects)
+        if admission.isDuplicate {
+            // The first call may have been refused with StorageFailed (the engine kept it, the store
+            // did not): store it now, so acknowledging the repeat is a promise kept.
+            commit = store.enqueue([.invocation(admission.invocation)])
+        }
         let invocation = admission.invocation
         let reply = InvocationReply(
             id: invocation.id, target: invocation.route?.target ?? "", parameters: invocation.route?.parameters ?? [:],

@@ -1,7 +1,13 @@
 import GRDB
 
 extension SQLiteInvocationStore {
-    /// The schema, versioned with GRDB's `DatabaseMigrator` (never edit a shipped migration; add one).
+    /// The schema version this daemon writes to `PRAGMA user_version`. A database with a higher one
+    /// comes from a newer daemon and is set aside, not opened; a lower one is migrated. Version 1 is
+    /// the first shipped schema, which left `user_version` at 0 (its `grdb_migrations` says `v1`).
+    static let schemaVersion = 2
+
+    /// The schema, versioned with GRDB's `DatabaseMigrator` (never edit a shipped migration; add one
+    /// that ends by setting `user_version` to its number, and raise ``schemaVersion``).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -54,6 +60,10 @@ extension SQLiteInvocationStore {
                     posted_at INTEGER NOT NULL
                 );
                 """)
+        }
+        // v2: the schema version is recorded where any SQLite tool (and an older daemon) can read it.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "PRAGMA user_version = 2")
         }
         return migrator
     }

@@ -35,7 +35,9 @@ public final class SQLiteInvocationStore: InvocationStore {
         let state = writeState
         let limit = self.historyLimit
         committer = GroupCommitter(beforeBatch: beforeBatch) { batch in
-            Self.commit(batch, pool: pool, state: state, historyLimit: limit)
+            Self.commit(batch, pool: pool, state: state, historyLimit: limit).map { result in
+                result.mapError { StoreError.writeFailed(path: path, reason: Self.describe($0)) }
+            }
         }
         try Self.syncDirectory(directory)
     }
@@ -76,10 +78,19 @@ public final class SQLiteInvocationStore: InvocationStore {
         var configuration = Configuration()
         configuration.label = "deeplinker"
         configuration.busyMode = .timeout(5)
+        // Checked before SQLite opens it: on a failed open SQLite deletes the -wal and -shm, which
+        // must be kept beside a database that is set aside.
+        if let problem = headerProblem(path: path) { throw StoreError.corrupt(path: path, reason: problem) }
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            let (version, superseded) = try pool.read { db in
+                (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try migrator.hasBeenSuperseded(db))
+            }
+            guard version <= schemaVersion, !superseded else {
+                throw StoreError.unknownSchema(path: path, version: version, known: schemaVersion)
             }
             let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
             guard check == "ok" else {
@@ -101,6 +112,15 @@ public final class SQLiteInvocationStore: InvocationStore {
         }
     }
 
+    /// Why the existing, non-empty file at `path` is no SQLite database (its 16-byte magic header is
+    /// missing), or nil.
+    private static func headerProblem(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return nil }
+        return head == Data("SQLite format 3\0".utf8) ? nil : "file is not a database (no SQLite header)"
+    }
+
     /// fsyncs the directory so the database and WAL files' directory entries survive power loss.
     private static func syncDirectory(_ directory: String) throws {
         let fd = open(directory, O_RDONLY | O_DIRECTORY)
@@ -115,7 +135,9 @@ public final class SQLiteInvocationStore: InvocationStore {
 
     /// A short human-readable form of an underlying error.
     static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? error.description }
+        if let error = error as? DatabaseError {
+            return "\(error.message ?? error.description) (SQLite result code \(error.extendedResultCode.rawValue))"
+        }
         return (error as NSError).localizedDescription
     }
 }

@@ -8,6 +8,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case corrupt(path: String, reason: String)
     /// SQLite could not open or prepare the database.
     case cannotOpen(path: String, reason: String)
+    /// A write transaction failed (disk full, I/O error, read-only file system, still locked after
+    /// the busy timeout) and was rolled back: nothing of it was stored.
+    case writeFailed(path: String, reason: String)
+    /// The database was written by a newer daemon (its schema version is beyond the one known here).
+    case unknownSchema(path: String, version: Int, known: Int)
     /// The store was closed.
     case closed
 
@@ -21,6 +26,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "database '\(path)' is corrupt (\(reason)); move it aside to start with an empty state"
         case .cannotOpen(let path, let reason):
             "cannot open database '\(path)': \(reason)"
+        case .writeFailed(let path, let reason):
+            "cannot write database '\(path)': \(reason)"
+        case .unknownSchema(let path, let version, let known):
+            "database '\(path)' has schema version \(version), newer than the \(known) this daemon knows"
         case .closed:
             "the invocation store is closed"
         }
