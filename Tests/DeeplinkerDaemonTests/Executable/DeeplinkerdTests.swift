@@ -67,9 +67,13 @@ struct DeeplinkerdTests {
         try body.write(toFile: root + "/real/org.example.Notes.toml", atomically: false, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: root + "/apps/org.example.Notes.toml", withDestinationPath: root + "/real/org.example.Notes.toml")
         let bus = try PrivateBus()
+        // The service-manager protocol tells when the reload is done: RELOADING=1 … READY=1.
+        let notify = try NotifySocket(directory: root)
+        var environment = Self.environment()
+        environment["NOTIFY_SOCKET"] = notify.path
         let daemon = try ChildProcess(
             "deeplinkerd", arguments: ["--bus-address", bus.address, "--config-dir", root + "/apps", "--state-dir", root + "/state"],
-            environment: Self.environment())
+            environment: environment)
         defer { daemon.signal(SIGKILL) }
         let client = try DBusConnection(address: bus.address)
         defer { client.close() }
@@ -82,14 +86,12 @@ struct DeeplinkerdTests {
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("[[routes]]\npath = \"/list\"\ntarget = \"list\"\n".utf8))
         try handle.close()
+        var pings = 0
+        while let message = notify.nextState(pings: &pings), !message.hasPrefix("STATUS=") {}
         daemon.signal(SIGHUP)
-        let deadline = ContinuousClock.now + .seconds(10)
-        var target: DBusValue?
-        while ContinuousClock.now < deadline, target == nil {
-            target = try? await resolve("notes://list")[1]
-            await Task.yield()
-        }
-        #expect(target == .string("list"))
+        while let message = notify.nextState(pings: &pings), !message.hasPrefix("RELOADING=1") {}
+        #expect(notify.nextState(pings: &pings) == "READY=1")
+        #expect(try await resolve("notes://list")[1] == .string("list"))
     }
 
     @Test("--version and --help")
