@@ -218,7 +218,7 @@ import Testing
         let reply = try await client.call(destination: "org.example.Relay", path: "/relay", interface: "org.example.Relay", member: "Relay", arguments: [.string("through")])
         #expect(reply == [.string("through")])
 
-        let fromThread = Inbox<String>()
+        let fromThread = Recorder<String>()
         let thread = Thread {
             client.startCall(
                 try! DBusMessage.methodCall(destination: "org.example.Backend", path: "/org/example/Obj", interface: "org.example.Iface", member: "Later", arguments: [.string("thread")]),

@@ -10,8 +10,8 @@ import Testing
         defer { emitter.close() }
         let listener = try fixture.connect()
         defer { listener.close() }
-        let matching = Inbox<[DBusValue]>()
-        let other = Inbox<String>()
+        let matching = Recorder<[DBusValue]>()
+        let other = Recorder<String>()
         try await listener.subscribe(MatchRule(interface: "org.example.Sig", member: "Changed", path: "/a")) { _, args in matching.put(args) }
         try await listener.subscribe(MatchRule(interface: "org.example.Sig", member: "Other")) { message, _ in other.put(message.member ?? "") }
         try emitter.emitSignal(path: "/b", interface: "org.example.Sig", member: "Changed", arguments: [.string("wrong path")])
@@ -30,8 +30,8 @@ import Testing
         defer { target.close() }
         let bystander = try fixture.connect()
         defer { bystander.close() }
-        let got = Inbox<String>()
-        let seen = Inbox<String>()
+        let got = Recorder<String>()
+        let seen = Recorder<String>()
         let rule = MatchRule(interface: "org.example.Uni", member: "Hello")
         try await target.subscribe(rule) { _, args in got.put(args.first?.stringValue ?? "") }
         try await bystander.subscribe(rule) { _, args in seen.put(args.first?.stringValue ?? "") }
@@ -48,7 +48,7 @@ import Testing
         let fixture = try BusFixture()
         let watcher = try fixture.connect()
         defer { watcher.close() }
-        let events = Inbox<(String, String, String)>()
+        let events = Recorder<(String, String, String)>()
         try await watcher.onNameOwnerChanged(name: "org.example.Peer") { name, old, new in events.put((name, old, new)) }
         let peer = try PythonPeer(script: """
             import dbus, sys
@@ -71,8 +71,8 @@ import Testing
         defer { emitter.close() }
         let listener = try fixture.connect()
         defer { listener.close() }
-        let first = Inbox<String>()
-        let second = Inbox<String>()
+        let first = Recorder<String>()
+        let second = Recorder<String>()
         let id = try await listener.subscribe(MatchRule(interface: "org.example.U", member: "A")) { _, a in first.put(a.first?.stringValue ?? "") }
         try await listener.subscribe(MatchRule(interface: "org.example.U", member: "B")) { _, a in second.put(a.first?.stringValue ?? "") }
         try emitter.emitSignal(path: "/", interface: "org.example.U", member: "A", arguments: [.string("1")])
@@ -82,7 +82,7 @@ import Testing
         try emitter.emitSignal(path: "/", interface: "org.example.U", member: "B", arguments: [.string("marker")])
         // B was sent after A; once B arrived, A would have arrived before it if still subscribed.
         #expect(try await second.next() == "marker")
-        let late = Inbox<Bool>()
+        let late = Recorder<Bool>()
         Task { late.put(true) }
         _ = try await late.next()
         try emitter.emitSignal(path: "/", interface: "org.example.U", member: "B", arguments: [.string("marker2")])

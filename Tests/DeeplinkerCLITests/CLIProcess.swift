@@ -5,8 +5,8 @@ import Foundation
 /// keys written to its stdin. Stopped with SIGKILL (a SIGTERM may be blocked in children).
 final class CLIProcess: Sendable {
     let process: Process
-    let stdoutLines = Inbox<String>()
-    let stderrLines = Inbox<String>()
+    let stdoutLines = Recorder<String>()
+    let stderrLines = Recorder<String>()
     private let input = Pipe()
 
     init(executable: String, arguments: [String], environment: [String: String]) throws {
@@ -61,7 +61,7 @@ final class CLIProcess: Sendable {
 
     deinit { stop() }
 
-    private static func pump(_ handle: FileHandle, into inbox: Inbox<String>) {
+    private static func pump(_ handle: FileHandle, into inbox: Recorder<String>) {
         Thread.detachNewThread {
             var buffer = Data()
             while true {

@@ -11,7 +11,7 @@ import Testing
 
     @Test func routesArriveOnceThroughTheHandler() async throws {
         let f = try await DaemonFixture()
-        let routes = Inbox<IncomingRoute>()
+        let routes = Recorder<IncomingRoute>()
         let client = try DeeplinkerApp(appID: app, busAddress: f.bus.address)
         try await client.start { routes.put($0) }
         let proxy = try f.proxy()
@@ -36,7 +36,7 @@ import Testing
 
     @Test func redeliveredInvocationIDIsAcknowledgedButIgnored() async throws {
         let f = try await DaemonFixture(startDaemon: false)
-        let routes = Inbox<IncomingRoute>()
+        let routes = Recorder<IncomingRoute>()
         let client = try DeeplinkerApp(appID: app, busAddress: f.bus.address)
         try await client.start { routes.put($0) }
         let caller = try f.connect()
@@ -63,7 +63,7 @@ import Testing
 
     @Test func aThrowingHandlerKeepsTheRoutePending() async throws {
         let f = try await DaemonFixture()
-        let attempts = Inbox<IncomingRoute>()
+        let attempts = Recorder<IncomingRoute>()
         let refusals = Counter()
         let client = try DeeplinkerApp(appID: app, busAddress: f.bus.address)
         struct NotReady: Error {}
@@ -73,7 +73,7 @@ import Testing
         }
         let proxy = try f.proxy()
         defer { proxy.connection.close() }
-        let changes = Inbox<InvocationChange>()
+        let changes = Recorder<InvocationChange>()
         try await proxy.onInvocationChanged { changes.put($0) }
         let reply = try await proxy.openURL(appID: app, url: "bestrecipes://recipe/8")
         let id = reply.invocationID
@@ -96,7 +96,7 @@ import Testing
         let f = try await DaemonFixture(startDaemon: false)
         let listener = try f.connect()
         defer { listener.close() }
-        let seen = Inbox<String>()
+        let seen = Recorder<String>()
         try await listener.subscribe(MatchRule(interface: "org.deeplinker.Lifecycle1", path: "/com/bestrecipes/App")) { message, _ in
             seen.put(message.member ?? "")
         }
@@ -116,8 +116,8 @@ import Testing
 
     @Test func reannouncesItsStateWhenTheDaemonRestarts() async throws {
         let f = try await DaemonFixture()
-        let routes = Inbox<IncomingRoute>()
-        let appeared = Inbox<String>()
+        let routes = Recorder<IncomingRoute>()
+        let appeared = Recorder<String>()
         let client = try DeeplinkerApp(appID: app, busAddress: f.bus.address)
         client.onDaemonAppeared { appeared.put($0) }
         try await client.start { routes.put($0) }

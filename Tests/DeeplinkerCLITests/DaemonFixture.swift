@@ -71,7 +71,7 @@ final class DaemonFixture: @unchecked Sendable {
         guard let task = daemonTask else { return }
         let watcher = try connect()
         defer { watcher.close() }
-        let gone = Inbox<Void>()
+        let gone = Recorder<Void>()
         try await watcher.onNameOwnerChanged(name: DeeplinkerNames.busName) { _, _, new in
             if new.isEmpty { gone.put(()) }
         }

@@ -40,7 +40,7 @@ import Testing
     /// Runs `xdg-open URL` and returns the first `InvocationChanged` it causes.
     static func xdgOpen(_ url: String, _ f: DaemonFixture, environment: [String: String]) async throws -> (InvocationChange, DeeplinkerProxy) {
         let proxy = try f.proxy()
-        let changes = Inbox<InvocationChange>()
+        let changes = Recorder<InvocationChange>()
         try await proxy.onInvocationChanged { changes.put($0) }
         let open = try await DaemonFixture.runProcess("/usr/bin/xdg-open", [url], environment: environment)
         #expect(open.status == 0, "\(open.stdout)\(open.stderr)")

@@ -55,7 +55,7 @@ import Testing
         try await f.startDaemon()
         let watcher = try f.connect()
         defer { watcher.close() }
-        let launched = Inbox<LaunchProbe.Launched>()
+        let launched = Recorder<LaunchProbe.Launched>()
         try await watcher.subscribe(LaunchProbe.launchedRule) { _, a in
             if let probe = LaunchProbe.Launched(a) { launched.put(probe) }
         }

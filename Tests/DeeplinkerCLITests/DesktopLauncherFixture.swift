@@ -67,7 +67,7 @@ struct DesktopLauncherFixture {
     /// Subscribes to `InvocationChanged`, runs `body`, and returns the first change for `app`.
     func firstChange(for app: String, after body: () async throws -> Void) async throws -> (InvocationChange, DeeplinkerProxy) {
         let proxy = try f.proxy()
-        let changes = Inbox<InvocationChange>()
+        let changes = Recorder<InvocationChange>()
         try await proxy.onInvocationChanged { changes.put($0) }
         try await body()
         return (try await changes.next(where: { $0.appID == app }), proxy)

@@ -64,7 +64,7 @@ import Testing
         let f = try await DaemonFixture()
         let server = try f.connect()
         defer { server.close() }
-        let notified = Inbox<[DBusValue]>()
+        let notified = Recorder<[DBusValue]>()
         let notify = DBusMethod(
             "Notify",
             in: [.init("app_name", "s"), .init("replaces_id", "u"), .init("app_icon", "s"), .init("summary", "s"),

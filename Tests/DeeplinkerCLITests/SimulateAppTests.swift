@@ -12,7 +12,7 @@ import Testing
         let f = try await DaemonFixture()
         let watcher = try f.proxy()
         defer { watcher.connection.close() }
-        let changes = Inbox<InvocationChange>()
+        let changes = Recorder<InvocationChange>()
         try await watcher.onInvocationChanged { changes.put($0) }
 
         let sim = try f.spawn(["simulate-app", app])

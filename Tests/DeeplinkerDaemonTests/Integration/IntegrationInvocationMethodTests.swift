@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import Testing
+import DeeplinkerTestSupport
 
 /// `Launch`, `Invoke` with `platform_data`, `ResolveURL`, `ListApps`, history bounds and
 /// de-duplication across a restart.

@@ -2,6 +2,7 @@ import DBusKit
 import Foundation
 import Synchronization
 import Testing
+import DeeplinkerTestSupport
 
 /// Durability across restarts: graceful (cancel + a new `buildDaemon` on the same state dir) and
 /// `kill -9` of the real `deeplinkerd` binary.

@@ -2,6 +2,7 @@ import DBusKit
 import Foundation
 import Synchronization
 import DeeplinkerProtocol
+import DeeplinkerTestSupport
 
 /// An app as the daemon sees it: a bus connection that (usually) owns the app id's name, answers
 /// `org.freedesktop.Application.ActivateAction` and `Activate` at the app's object path and emits
