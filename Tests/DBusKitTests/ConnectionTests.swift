@@ -103,9 +103,10 @@ import Testing
             print('ready', flush=True)
             GLib.MainLoop().run()
             """
-        let peer = try PythonPeer(script: script, arguments: [fixture.bus.address])
+        let peer = try TestProcess(
+            executable: "/usr/bin/python3", arguments: ["-c", script, fixture.bus.address], environment: ProcessInfo.processInfo.environment)
         defer { peer.stop() }
-        try peer.waitForLine("ready")
+        try await peer.waitForLine(containing: "ready")
         let client = try fixture.connect()
         defer { client.close() }
         let error = await #expect(throws: DBusError.self) {

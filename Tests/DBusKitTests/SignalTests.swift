@@ -1,3 +1,4 @@
+import Foundation
 import DBusKit
 import DeeplinkerTestSupport
 import Testing
@@ -50,13 +51,13 @@ import Testing
         defer { watcher.close() }
         let events = Recorder<(String, String, String)>()
         try await watcher.onNameOwnerChanged(name: "org.example.Peer") { name, old, new in events.put((name, old, new)) }
-        let peer = try PythonPeer(script: """
+        let peer = try TestProcess(executable: "/usr/bin/python3", arguments: ["-c", """
             import dbus, sys
             bus = dbus.bus.BusConnection(sys.argv[1])
             bus.request_name('org.example.Peer')
             print('ready', flush=True)
             sys.stdin.readline()
-            """, arguments: [fixture.bus.address])
+            """, fixture.bus.address], environment: ProcessInfo.processInfo.environment)
         let gained = try await events.next()
         #expect(gained.0 == "org.example.Peer" && gained.1 == "" && !gained.2.isEmpty)
         peer.stop()

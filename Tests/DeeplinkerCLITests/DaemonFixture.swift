@@ -108,32 +108,14 @@ final class DaemonFixture: @unchecked Sendable {
     }
 
     /// Starts `deeplinker ARGS --bus-address BUS` in the background.
-    func spawn(_ arguments: [String], environment extra: [String: String] = [:]) throws -> CLIProcess {
-        try CLIProcess(executable: Self.binary, arguments: arguments + ["--bus-address", bus.address], environment: environment(extra))
+    func spawn(_ arguments: [String], environment extra: [String: String] = [:]) throws -> TestProcess {
+        try TestProcess(executable: Self.binary, arguments: arguments + ["--bus-address", bus.address], environment: environment(extra))
     }
 
-    /// Runs any program to completion, collecting its output.
+    /// Runs any program to completion, collecting its output (killed after a minute).
     static func runProcess(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> CLIResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let stdout = out.fileHandleForReading.readDataToEndOfFile()
-                let stderr = err.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: CLIResult(
-                    status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                    stderr: String(decoding: stderr, as: UTF8.self)))
-            }
-        }
+        let result = try await TestProcess.run(executable, arguments, environment: environment)
+        return CLIResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Decodes one JSON line of output.

@@ -2,6 +2,7 @@ import DBusKit
 import DeeplinkerClient
 import Foundation
 import Testing
+import DeeplinkerTestSupport
 
 /// A real `Gio.Application` with an action named after the target (parameter type `a{ss}`) and no
 /// Deeplinker code in its delivery path receives a pending route once it becomes active.
@@ -36,7 +37,7 @@ import Testing
         let f = try await DaemonFixture()
         let opened = try await f.run(["open", "bestrecipes://recipe/12?country=FR"])
         #expect(opened.status == 0, "\(opened.stderr)")
-        let app = try CLIProcess(
+        let app = try TestProcess(
             executable: "/usr/bin/python3", arguments: ["-c", Self.script],
             environment: f.environment(["DBUS_SESSION_BUS_ADDRESS": f.bus.address]))
         defer { app.stop() }

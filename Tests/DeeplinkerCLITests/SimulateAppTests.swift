@@ -43,7 +43,7 @@ import Testing
         let next = try await sim.waitForLine(containing: "route ")
         #expect(next.contains("invocation=\(secondID)"), "the first route came twice: \(next)")
         sim.send("q")
-        #expect(await sim.waitForExit() == 0)
+        #expect(try await sim.waitForExit() == 0)
     }
 
     @Test func rejectedRoutesStayPendingAndJSONEvents() async throws {
@@ -55,7 +55,7 @@ import Testing
         let refused = try await refusing.waitForLine(containing: #""event":"refused""#)
         #expect(refused.contains(#""target":"recipe""#))
         refusing.send("q")
-        #expect(await refusing.waitForExit() == 0)
+        #expect(try await refusing.waitForExit() == 0)
 
         let pending = try await f.run(["pending", app, "--json"])
         #expect(try DaemonFixture.json(pending.stdout)["present"] as? Bool == true)
@@ -64,6 +64,6 @@ import Testing
         let route = try DaemonFixture.json(try await accepting.waitForLine(containing: #""event":"route""#))
         let body = try #require(route["route"] as? [String: Any])
         #expect(body["parameters"] as? [String: String] == ["id": "4"])
-        #expect(await accepting.waitForExit() == 0)
+        #expect(try await accepting.waitForExit() == 0)
     }
 }

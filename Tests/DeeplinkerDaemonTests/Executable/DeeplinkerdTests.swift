@@ -2,6 +2,7 @@ import DBusKit
 import DeeplinkerDaemon
 import Foundation
 import Testing
+import DeeplinkerTestSupport
 
 /// The `deeplinkerd` executable itself: flags, private bus, name conflicts, signals, unit files.
 @Suite("deeplinkerd executable")
@@ -20,14 +21,14 @@ struct DeeplinkerdTests {
         return path
     }
 
-    static var configDir: String { ChildProcess.repositoryRoot.appendingPathComponent("Config/apps").path }
+    static var configDir: String { TestProcess.repositoryRoot.appendingPathComponent("Config/apps").path }
 
     @Test("with no session bus it starts a private one, prints the address, serves, and exits 0 on SIGTERM or SIGINT",
           arguments: [SIGTERM, SIGINT])
     func privateBusAndCleanExit(stopSignal: Int32) async throws {
         let state = try Self.temporaryDirectory()
-        let daemon = try ChildProcess("deeplinkerd", arguments: ["--config-dir", Self.configDir, "--state-dir", state], environment: Self.environment())
-        let exportLine = try #require(daemon.line { $0.hasPrefix("export DBUS_SESSION_BUS_ADDRESS=") })
+        let daemon = try TestProcess(product: "deeplinkerd", arguments: ["--config-dir", Self.configDir, "--state-dir", state], environment: Self.environment())
+        let exportLine = try await daemon.stdoutLines.next(where: { $0.hasPrefix("export DBUS_SESSION_BUS_ADDRESS=") })
         let address = String(exportLine.split(separator: "=", maxSplits: 1)[1]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
         let client = try DBusConnection(address: address)
         defer { client.close() }
@@ -37,7 +38,7 @@ struct DeeplinkerdTests {
         let apps = try await client.call(destination: DeeplinkerAPI.busName, path: DeeplinkerAPI.objectPath, interface: DeeplinkerAPI.interface, member: "ListApps")
         #expect(apps.first?.stringArray == ["com.bestrecipes.App", "com.example.Apartments"])
         daemon.signal(stopSignal)
-        let (status, stderr) = daemon.waitForExit()
+        let (status, stderr) = try await daemon.finish()
         #expect(status == 0, "stderr: \(stderr)")
         #expect(stderr.contains("shutting down"))
     }
@@ -48,10 +49,9 @@ struct DeeplinkerdTests {
         let first = try await buildDaemon(DaemonConfiguration(configDirectory: Self.configDir, stateDirectory: try Self.temporaryDirectory(), busAddress: bus.address))
         let running = Task { try await first.run() }
         defer { running.cancel() }
-        let second = try ChildProcess(
-            "deeplinkerd", arguments: ["--bus-address", bus.address, "--config-dir", Self.configDir, "--state-dir", try Self.temporaryDirectory()],
+        let second = try TestProcess(product: "deeplinkerd", arguments: ["--bus-address", bus.address, "--config-dir", Self.configDir, "--state-dir", try Self.temporaryDirectory()],
             environment: Self.environment())
-        let (status, stderr) = second.waitForExit()
+        let (status, stderr) = try await second.finish()
         #expect(status != 0)
         #expect(stderr.contains("org.deeplinker.Deeplinker1 is already owned by \(first.uniqueName)"))
     }
@@ -71,8 +71,7 @@ struct DeeplinkerdTests {
         let notify = try NotifySocket(directory: root)
         var environment = Self.environment()
         environment["NOTIFY_SOCKET"] = notify.path
-        let daemon = try ChildProcess(
-            "deeplinkerd", arguments: ["--bus-address", bus.address, "--config-dir", root + "/apps", "--state-dir", root + "/state"],
+        let daemon = try TestProcess(product: "deeplinkerd", arguments: ["--bus-address", bus.address, "--config-dir", root + "/apps", "--state-dir", root + "/state"],
             environment: environment)
         defer { daemon.signal(SIGKILL) }
         let client = try DBusConnection(address: bus.address)
@@ -95,33 +94,31 @@ struct DeeplinkerdTests {
     }
 
     @Test("--version and --help")
-    func versionAndHelp() throws {
-        let version = try ChildProcess("deeplinkerd", arguments: ["--version"], environment: Self.environment())
-        #expect(version.line { _ in true } == DeeplinkerAPI.version)
-        #expect(version.waitForExit().status == 0)
-        let help = try ChildProcess("deeplinkerd", arguments: ["--help"], environment: Self.environment())
-        var text = ""
-        while let line = help.line(where: { _ in true }) { text += line + "\n" }
+    func versionAndHelp() async throws {
+        let version = try TestProcess(product: "deeplinkerd", arguments: ["--version"], environment: Self.environment())
+        #expect(try await version.finish().status == 0)
+        #expect(version.stdout == DeeplinkerAPI.version + "\n")
+        let help = try TestProcess(product: "deeplinkerd", arguments: ["--help"], environment: Self.environment())
+        #expect(try await help.finish().status == 0)
         for flag in ["--config-dir", "--state-dir", "--bus-address", "--version", "--help"] {
-            #expect(text.contains(flag), "help lacks \(flag)")
+            #expect(help.stdout.contains(flag), "help lacks \(flag)")
         }
-        #expect(help.waitForExit().status == 0)
     }
 
     @Test("the shipped introspection XML is what the daemon describes")
     func introspectionFileMatches() throws {
-        let shipped = try String(contentsOf: ChildProcess.repositoryRoot.appendingPathComponent("Config/org.deeplinker.Deeplinker1.xml"), encoding: .utf8)
+        let shipped = try String(contentsOf: TestProcess.repositoryRoot.appendingPathComponent("Config/org.deeplinker.Deeplinker1.xml"), encoding: .utf8)
         #expect(shipped == DeeplinkerAPI.introspectionXML)
     }
 
     @Test("the D-Bus activation file starts the daemon on first call")
     func busActivation() async throws {
-        let shipped = try String(contentsOf: ChildProcess.repositoryRoot.appendingPathComponent("Config/org.deeplinker.Deeplinker1.service"), encoding: .utf8)
+        let shipped = try String(contentsOf: TestProcess.repositoryRoot.appendingPathComponent("Config/org.deeplinker.Deeplinker1.service"), encoding: .utf8)
         #expect(shipped.contains("Name=org.deeplinker.Deeplinker1"))
         #expect(shipped.contains("SystemdService=deeplinkerd.service"))
         // The same file with Exec pointing at this build.
         let services = try Self.temporaryDirectory()
-        let binary = ChildProcess.productsDirectory.appendingPathComponent("deeplinkerd").path
+        let binary = TestProcess.productsDirectory.appendingPathComponent("deeplinkerd").path
         let exec = "Exec=\(binary) --config-dir \(Self.configDir) --state-dir \(try Self.temporaryDirectory())"
         let adapted = shipped.split(separator: "\n").map { $0.hasPrefix("Exec=") ? exec : String($0) }.joined(separator: "\n")
         try adapted.write(toFile: services + "/org.deeplinker.Deeplinker1.service", atomically: true, encoding: .utf8)
@@ -146,9 +143,9 @@ struct DeeplinkerdTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
         // The unit as `scripts/install` writes it: @bindir@ is this build's products directory.
-        let template = try String(contentsOf: ChildProcess.repositoryRoot.appendingPathComponent("systemd/deeplinkerd.service"), encoding: .utf8)
+        let template = try String(contentsOf: TestProcess.repositoryRoot.appendingPathComponent("systemd/deeplinkerd.service"), encoding: .utf8)
         let installed = runtime + "/deeplinkerd.service"
-        try template.replacingOccurrences(of: "@bindir@", with: ChildProcess.productsDirectory.path).write(toFile: installed, atomically: true, encoding: .utf8)
+        try template.replacingOccurrences(of: "@bindir@", with: TestProcess.productsDirectory.path).write(toFile: installed, atomically: true, encoding: .utf8)
         process.arguments = ["--user", "verify", installed]
         process.environment = Self.environment(["XDG_RUNTIME_DIR": runtime])
         let output = Pipe()
@@ -159,7 +156,7 @@ struct DeeplinkerdTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(text.isEmpty, "systemd-analyze said: \(text)")
-        let unit = try String(contentsOf: ChildProcess.repositoryRoot.appendingPathComponent("systemd/deeplinkerd.service"), encoding: .utf8)
+        let unit = try String(contentsOf: TestProcess.repositoryRoot.appendingPathComponent("systemd/deeplinkerd.service"), encoding: .utf8)
         for line in ["Type=dbus", "BusName=org.deeplinker.Deeplinker1", "Restart=on-failure", "WatchdogSec="] {
             #expect(unit.contains(line), "unit lacks \(line)")
         }

@@ -1,3 +1,4 @@
+import DeeplinkerTestSupport
 import Foundation
 
 /// Runs a program to completion (no shell) and returns its exit status and output.
@@ -7,25 +8,10 @@ enum Subprocess {
         let output: String
     }
 
+    /// Runs `argv` (killed after a minute); `output` is its stdout followed by its stderr.
     static func run(_ argv: [String]) async throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: argv[0])
-        process.arguments = Array(argv.dropFirst())
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        return Result(status: status, output: String(decoding: data, as: UTF8.self))
+        let result = try await TestProcess.run(argv[0], Array(argv.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        return Result(status: result.status, output: result.stdout + result.stderr)
     }
 
     /// The values of the `string "..."` lines of `dbus-send --print-reply` output, in order.

@@ -2,48 +2,32 @@ import DBusKit
 import DeeplinkerDaemon
 import Foundation
 import Synchronization
+import DeeplinkerTestSupport
 
 /// A real `deeplinkerd` started on a private bus with its own config and state directories, its
 /// stderr collected (for the log tests) and awaited on exit.
-final class DaemonChild: @unchecked Sendable {
-    let process = Process()
+final class DaemonChild: Sendable {
+    let child: TestProcess
     let bus: PrivateBus
     let client: DBusConnection
-    private let errors = Pipe()
-    private let collected = Collected()
-    private let reader: Thread
-    private let done = DispatchSemaphore(value: 0)
 
     init(arguments: [String] = [], environment extra: [String: String] = [:], configDir: String, stateDir: String) async throws {
         bus = try PrivateBus()
-        process.executableURL = ChildProcess.productsDirectory.appendingPathComponent("deeplinkerd")
-        process.arguments = ["--bus-address", bus.address, "--config-dir", configDir, "--state-dir", stateDir] + arguments
         var environment = DeeplinkerdTests.environment()
         environment["NOTIFY_SOCKET"] = nil
         environment["WATCHDOG_USEC"] = nil
         environment["JOURNAL_STREAM"] = nil
         environment.merge(extra) { $1 }
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let handle = errors.fileHandleForReading
-        reader = Thread { [collected, done] in
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                collected.data.withLock { $0.append(chunk) }
-            }
-            done.signal()
-        }
-        try process.run()
-        reader.start()
+        child = try TestProcess(
+            product: "deeplinkerd",
+            arguments: ["--bus-address", bus.address, "--config-dir", configDir, "--state-dir", stateDir] + arguments,
+            environment: environment)
         client = try DBusConnection(address: bus.address)
         _ = try await client.waitForOwner(DeeplinkerAPI.busName)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        child.stop()
         client.close()
         bus.stop()
     }
@@ -56,17 +40,11 @@ final class DaemonChild: @unchecked Sendable {
             member: member, arguments: arguments)
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { child.signal(number) }
 
-    /// Waits (on another thread) for the exit; returns the status and all of stderr.
-    func waitForExit() async -> (status: Int32, stderr: String) {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { [self] in
-                process.waitUntilExit()
-                done.wait()
-                continuation.resume(returning: (process.terminationStatus, collected.data.withLock { String(decoding: $0, as: UTF8.self) }))
-            }
-        }
+    /// Waits for the exit; returns the status and all of stderr.
+    func waitForExit() async throws -> (status: Int32, stderr: String) {
+        try await child.finish()
     }
 }
 
@@ -87,9 +65,4 @@ extension DBusConnection {
         for await owner in appeared.stream { return owner }
         throw DBusError.failed("\(name) got no owner within \(timeout)")
     }
-}
-
-/// stderr as it arrives, shared with the thread that reads it.
-private final class Collected: Sendable {
-    let data = Mutex(Data())
 }

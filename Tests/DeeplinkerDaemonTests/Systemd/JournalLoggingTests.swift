@@ -3,6 +3,7 @@ import DeeplinkerDaemon
 import Foundation
 import Logging
 import Testing
+import DeeplinkerTestSupport
 
 /// Log lines (SPEC §9): syslog priority prefixes and no timestamp under journald, a timestamp
 /// otherwise; every invocation outcome with app, id, source and target, never parameter values.
@@ -34,7 +35,7 @@ struct JournalLoggingTests {
             if statuses.filter({ $0 == "rejected" }).count >= 2 && statuses.contains("pending") { break }
         }
         daemon.signal(SIGTERM)
-        let (status, stderr) = await daemon.waitForExit()
+        let (status, stderr) = try await daemon.waitForExit()
         #expect(status == 0)
         return stderr
     }

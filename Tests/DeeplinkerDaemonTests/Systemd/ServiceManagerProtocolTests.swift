@@ -2,6 +2,7 @@ import DBusKit
 import DeeplinkerDaemon
 import Foundation
 import Testing
+import DeeplinkerTestSupport
 
 /// `deeplinkerd` under a service manager (SPEC §9): the notify protocol over `NOTIFY_SOCKET`,
 /// and the end of the process when the bus goes away (SPEC §4).
@@ -38,7 +39,7 @@ struct ServiceManagerProtocolTests {
 
         daemon.signal(SIGTERM)
         #expect(notify.nextState(pings: &pings) == "STOPPING=1")
-        let (status, stderr) = await daemon.waitForExit()
+        let (status, stderr) = try await daemon.waitForExit()
         #expect(status == 0, "stderr: \(stderr)")
         // The first ping goes out as the daemon starts, then every 200 ms; none is missing.
         while let late = notify.next(timeout: .zero) { if late == "WATCHDOG=1" { pings += 1 } }
@@ -56,7 +57,7 @@ struct ServiceManagerProtocolTests {
         daemon.signal(SIGTERM)
         // Everything up to the stop, in order: no ping in between.
         #expect(notify.next() == "STOPPING=1")
-        _ = await daemon.waitForExit()
+        _ = try await daemon.waitForExit()
     }
 
     @Test("losing the bus ends the daemon at once with a non-zero status")
@@ -68,27 +69,26 @@ struct ServiceManagerProtocolTests {
         #expect(notify.next() == "READY=1")
         let started = ContinuousClock.now
         daemon.bus.stop()
-        let (status, stderr) = await daemon.waitForExit()
+        let (status, stderr) = try await daemon.waitForExit()
         #expect(status != 0)
         #expect(stderr.contains("lost the connection to the bus"), "stderr: \(stderr)")
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test("--log-level takes the seven levels and refuses anything else with a clear message", arguments: ["bogus", "warn", "INFO"])
-    func unknownLogLevelRefused(level: String) throws {
-        let child = try ChildProcess("deeplinkerd", arguments: ["--log-level", level, "--bus-address", "unix:path=/nonexistent"], environment: DeeplinkerdTests.environment())
-        let (status, stderr) = child.waitForExit()
+    func unknownLogLevelRefused(level: String) async throws {
+        let child = try TestProcess(product: "deeplinkerd", arguments: ["--log-level", level, "--bus-address", "unix:path=/nonexistent"], environment: DeeplinkerdTests.environment())
+        let (status, stderr) = try await child.finish()
         #expect(status != 0)
         #expect(stderr.contains("unknown log level '\(level)'"), "stderr: \(stderr)")
         #expect(stderr.contains("trace, debug, info, notice, warning, error, critical"))
     }
 
     @Test("an unknown DEEPLINKER_LOG_LEVEL is refused too")
-    func unknownLogLevelVariableRefused() throws {
-        let child = try ChildProcess(
-            "deeplinkerd", arguments: ["--bus-address", "unix:path=/nonexistent"],
+    func unknownLogLevelVariableRefused() async throws {
+        let child = try TestProcess(product: "deeplinkerd", arguments: ["--bus-address", "unix:path=/nonexistent"],
             environment: DeeplinkerdTests.environment(["DEEPLINKER_LOG_LEVEL": "loud"]))
-        let (status, stderr) = child.waitForExit()
+        let (status, stderr) = try await child.finish()
         #expect(status == 2)
         #expect(stderr.contains("unknown log level 'loud' (DEEPLINKER_LOG_LEVEL)"), "stderr: \(stderr)")
     }

@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+
+/// A program a test runs: its stdout and stderr lines can be awaited (with time-outs, never
+/// sleeps), keys written to its stdin, and its exit awaited with a time-out that kills it. The one
+/// process runner of every test target (`DeeplinkerTestSupport`).
+public final class TestProcess: Sendable {
+    /// The outcome of a program run to completion.
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    public let process: Process
+    public let stdoutLines = Recorder<String>()
+    public let stderrLines = Recorder<String>()
+    private let input = Pipe()
+    private let drained = Recorder<Void>()
+    private let collectedOut = OutputBuffer()
+    private let collectedErr = OutputBuffer()
+
+    /// Bytes read from one stream, shared with the thread that reads them.
+    private final class OutputBuffer: Sendable {
+        let data = Mutex(Data())
+        var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// The directory of this package's built products (next to the test bundle).
+    public static var productsDirectory: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+
+    /// The repository root (this file is Tests/Support/TestProcess.swift).
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Starts `executable` with exactly `environment`.
+    public init(executable: String, arguments: [String], environment: [String: String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        self.process = process
+        Self.pump(out.fileHandleForReading, into: stdoutLines, keep: collectedOut, drained: drained)
+        Self.pump(err.fileHandleForReading, into: stderrLines, keep: collectedErr, drained: drained)
+        try process.run()
+    }
+
+    /// Starts one of this package's products (`deeplinkerd`, `deeplinker`).
+    public convenience init(product: String, arguments: [String], environment: [String: String]) throws {
+        try self.init(
+            executable: Self.productsDirectory.appendingPathComponent(product).path, arguments: arguments, environment: environment)
+    }
+
+    /// Runs a program to completion (stdin at its end) and returns its status and output.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String], timeout: Duration = .seconds(60)
+    ) async throws -> Result {
+        let child = try TestProcess(executable: executable, arguments: arguments, environment: environment)
+        child.closeInput()
+        let status = try await child.waitForExit(timeout: timeout)
+        return Result(status: status, stdout: child.stdout, stderr: child.stderr)
+    }
+
+    /// Waits for a stdout line containing `text` and returns it (lines are read in order, once).
+    @discardableResult
+    public func waitForLine(containing text: String, timeout: Duration = .seconds(20)) async throws -> String {
+        try await stdoutLines.next(where: { $0.contains(text) }, timeout: timeout)
+    }
+
+    /// Waits for a stderr line containing `text`.
+    @discardableResult
+    public func waitForErrorLine(containing text: String, timeout: Duration = .seconds(20)) async throws -> String {
+        try await stderrLines.next(where: { $0.contains(text) }, timeout: timeout)
+    }
+
+    /// Writes `text` and a newline to stdin.
+    public func send(_ text: String) {
+        input.fileHandleForWriting.write(Data((text + "\n").utf8))
+    }
+
+    /// Ends stdin.
+    public func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Waits for the exit and for its output to be read; past `timeout` the process is killed and
+    /// this throws.
+    public func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+        let exited = Recorder<Int32>()
+        Thread.detachNewThread { [process] in
+            process.waitUntilExit()
+            exited.put(process.terminationStatus)
+        }
+        do {
+            let status = try await exited.next(timeout: timeout)
+            try await drained.wait(count: 2, timeout: timeout) { _ in true }
+            return status
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// Waits for the exit (see ``waitForExit(timeout:)``); returns the status and all of stderr.
+    public func finish(timeout: Duration = .seconds(60)) async throws -> (status: Int32, stderr: String) {
+        let status = try await waitForExit(timeout: timeout)
+        return (status, stderr)
+    }
+
+    /// Everything written to stdout / stderr so far.
+    public var stdout: String { collectedOut.text }
+    public var stderr: String { collectedErr.text }
+
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Kills the process (SIGKILL: a child may block SIGTERM) and reaps it.
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+
+    private static func pump(_ handle: FileHandle, into lines: Recorder<String>, keep: OutputBuffer, drained: Recorder<Void>) {
+        Thread.detachNewThread {
+            var buffer = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                keep.data.withLock { $0.append(chunk) }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    lines.put(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                }
+            }
+            if !buffer.isEmpty { lines.put(String(decoding: buffer, as: UTF8.self)) }
+            drained.put(())
+        }
+    }
+}
