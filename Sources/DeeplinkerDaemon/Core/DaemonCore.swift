@@ -85,11 +85,12 @@ actor DaemonCore {
         nextBatchID += 1
         let id = nextBatchID
         awaitingCommit.append((id, effects, nil, []))
-        let executor = self.executor
         commit.whenResolved { outcome in
             // Marshalled here, on the committing thread: the bus thread is the daemon's busiest.
             let signals = (try? outcome.get()) == nil ? [] : Self.invocationChangedSignals(effects)
-            executor.execute { self.assumeIsolated { $0.effectsCommitted(id, outcome, signals: signals) } }
+            // Inline when the commit was already resolved here (still inside `apply`, on the bus
+            // thread): queued, the signals would go out after a reply the caller sends at once.
+            self.onLoop { $0.effectsCommitted(id, outcome, signals: signals) }
         }
         return commit
     }
