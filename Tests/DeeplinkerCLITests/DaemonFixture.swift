@@ -3,6 +3,7 @@ import DeeplinkerTestSupport
 import DeeplinkerClient
 import DeeplinkerDaemon
 import Foundation
+import Synchronization
 import Testing
 
 /// A private bus, a temp config dir holding the shipped route files (Config/apps), a temp state
@@ -124,8 +125,18 @@ final class DaemonFixture: @unchecked Sendable {
         try process.run()
         return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
+                // Both pipes at once: a child writing more than a pipe buffer to stderr (a sanitizer
+                // report) would block forever while stdout is read to its end.
+                let stderrRead = DispatchSemaphore(value: 0)
+                let stderrData = Mutex(Data())
+                Thread.detachNewThread {
+                    let data = err.fileHandleForReading.readDataToEndOfFile()
+                    stderrData.withLock { $0 = data }
+                    stderrRead.signal()
+                }
                 let stdout = out.fileHandleForReading.readDataToEndOfFile()
-                let stderr = err.fileHandleForReading.readDataToEndOfFile()
+                stderrRead.wait()
+                let stderr = stderrData.withLock { $0 }
                 process.waitUntilExit()
                 continuation.resume(returning: CLIResult(
                     status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
