@@ -3,6 +3,7 @@ import DeeplinkerTestSupport
 import DeeplinkerClient
 import DeeplinkerDaemon
 import Foundation
+import Synchronization
 import Testing
 
 /// A private bus, a temp config dir holding the shipped route files (Config/apps), a temp state
