@@ -16,7 +16,13 @@ extension DaemonCore {
                 for signal in first.signals { connection.send(signal) }
                 logOutcomes(first.effects)
                 run(first.effects)
-            case .failure(let error): logger.error("a change was not stored, its signals and deliveries are skipped: \(error)")
+            case .failure(let error):
+                logger.error("a change was not stored, its signals and deliveries are skipped: \(error)")
+                // Its invocations were refused (StorageFailed): the engine undoes what they did.
+                let changes = first.effects.compactMap { effect -> Invocation? in
+                    if case .statusChanged(let invocation) = effect { invocation } else { nil }
+                }
+                if !changes.isEmpty { apply(engine.forgetUnstored(changes)) }
             }
         }
         reportStatus()

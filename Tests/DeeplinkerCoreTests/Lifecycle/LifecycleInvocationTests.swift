@@ -262,3 +262,40 @@ import Testing
         #expect(f.engine.discardPending(appID: app).discarded == false)
     }
 }
+
+/// Invocations whose creation could not be stored (StorageFailed) are forgotten by the engine.
+struct LifecycleStorageFailureTests {
+    let app = EngineFixture.app
+
+    @Test func anUnstoredDeliveryInFlightNoLongerBlocksTheNextRoute() throws {
+        var f = EngineFixture()
+        try f.activate()
+        let lost = try f.engine.receive(EngineFixture.request("a", key: "k"))
+        #expect(lost.effects.deliveries.map(\.invocation.id) == ["a"])
+        // Its commit failed: nothing was sent, the caller got StorageFailed.
+        #expect(f.engine.forgetUnstored(lost.effects.changedInvocations).isEmpty)
+        #expect(f.engine.pending(appID: app) == nil)
+        let next = try f.engine.receive(EngineFixture.request("b", key: "k"))
+        #expect(!next.isDuplicate, "a refused invocation does not answer repeats")
+        #expect(next.effects.deliveries.map(\.invocation.id) == ["b"], "delivered at once, not behind a phantom")
+    }
+
+    @Test func anUnstoredPendingRouteIsNoLongerPending() throws {
+        var f = EngineFixture()
+        let lost = try f.engine.receive(EngineFixture.request("a"))
+        _ = f.engine.forgetUnstored(lost.effects.changedInvocations)
+        #expect(f.engine.pending(appID: app) == nil)
+        #expect(try f.activate().deliveries.isEmpty)
+    }
+
+    @Test func theStoredRouteAnUnstoredOneSupersededIsPendingAgain() throws {
+        var f = EngineFixture()
+        try f.receive("stored")
+        let lost = try f.engine.receive(EngineFixture.request("lost"))
+        #expect(lost.effects.statuses == ["stored:superseded", "lost:pending"])
+        _ = f.engine.forgetUnstored(lost.effects.changedInvocations)
+        #expect(f.engine.pending(appID: app)?.id == "stored")
+        #expect(f.engine.pending(appID: app)?.status == .pending)
+        #expect(try f.activate().deliveries.map(\.invocation.id) == ["stored"])
+    }
+}

@@ -32,7 +32,12 @@ struct StorageFailedIntegrationTests {
         #expect(try await f.history(recipes).map(\.id) == [stored.id], "nothing refused was stored")
 
         try mount.free()
+        // The refused invocations left nothing behind: an active app gets the next route at once.
+        let app = try await f.activeStandIn(recipes)
+        defer { app.close() }
         let after = try await f.openURL(recipes, "bestrecipes://recipe/4")
+        try await f.waitStatus(after.id, "delivered")
+        #expect(app.received.all.map(\.invocationID) == [stored.id, after.id])
         // A retry of a refused call within the de-duplication window is acknowledged only once stored.
         let retry = try await f.openURL(recipes, "bestrecipes://recipe/2")
         let history = try await f.history(recipes).map(\.id)
