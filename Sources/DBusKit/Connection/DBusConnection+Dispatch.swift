@@ -34,7 +34,7 @@ extension DBusConnection {
         }
         guard let pendingRaw else { return completion(.failure(.disconnected())) }
         let pending = PendingCall(id: nextIdentifier(), connection: self, completion: completion)
-        pendingCalls[pending.id] = pending
+        state.value.pendingCalls[pending.id] = pending
         let box = Unmanaged.passRetained(pending).toOpaque()
         let set = dbus_pending_call_set_notify(
             pendingRaw,
@@ -72,8 +72,8 @@ extension DBusConnection {
 
     /// Fails every call still waiting (after close).
     func failPendingCalls() {
-        let waiting = Array(pendingCalls.values)
-        pendingCalls.removeAll()
+        let waiting = Array(state.value.pendingCalls.values)
+        state.value.pendingCalls.removeAll()
         for call in waiting { call.finish(.failure(.disconnected())) }
     }
 
@@ -101,7 +101,7 @@ extension DBusConnection {
     }
 
     private func deliverSignal(_ message: DBusMessage) {
-        guard !subscriptions.isEmpty else { return }
+        guard !state.value.subscriptions.isEmpty else { return }
         var decoded: [DBusValue]?
         let arguments = { () -> [DBusValue] in
             if let decoded { return decoded }
@@ -109,7 +109,7 @@ extension DBusConnection {
             decoded = values
             return values
         }
-        for (_, subscription) in subscriptions.sorted(by: { $0.key < $1.key })
+        for (_, subscription) in state.value.subscriptions.sorted(by: { $0.key < $1.key })
         where subscription.rule.matches(message, arguments: arguments) {
             subscription.handler(message, arguments())
         }
@@ -117,7 +117,7 @@ extension DBusConnection {
 
     private func handleMethodCall(_ message: DBusMessage) -> Bool {
         guard let path = message.path else { return false }
-        guard let object = objects[path] else {
+        guard let object = state.value.objects[path] else {
             if message.interface == "org.freedesktop.DBus.Introspectable" || (message.interface == nil && message.member == "Introspect") {
                 let children = childNodes(of: path)
                 guard !children.isEmpty else { return false }
@@ -204,7 +204,7 @@ extension DBusConnection {
     private func childNodes(of path: String) -> [String] {
         let prefix = path == "/" ? "/" : path + "/"
         var names = Set<String>()
-        for exported in objects.keys where exported.hasPrefix(prefix) && exported != path {
+        for exported in state.value.objects.keys where exported.hasPrefix(prefix) && exported != path {
             let rest = exported.dropFirst(prefix.count)
             if let first = rest.split(separator: "/").first { names.insert(String(first)) }
         }

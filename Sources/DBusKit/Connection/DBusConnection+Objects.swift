@@ -7,12 +7,12 @@ extension DBusConnection {
             try Validation.check(interface: interface.name)
             for method in interface.methods { try Validation.check(member: method.name) }
         }
-        loop.post { [self] in objects[object.path] = object }
+        loop.post { [self] in state.value.objects[object.path] = object }
     }
 
     /// Removes the object at `path`.
     public func unexport(path: String) {
-        loop.post { [self] in objects[path] = nil }
+        loop.post { [self] in state.value.objects[path] = nil }
     }
 
     /// Subscribes to signals matching `rule`: registers the rule with the bus (waiting for its
@@ -22,13 +22,13 @@ extension DBusConnection {
         _ rule: MatchRule, handler: @escaping @Sendable (DBusMessage, [DBusValue]) -> Void
     ) async throws(DBusError) -> UInt64 {
         let id = nextIdentifier()
-        loop.post { [self] in subscriptions[id] = Subscription(rule: rule, handler: handler) }
+        loop.post { [self] in state.value.subscriptions[id] = Subscription(rule: rule, handler: handler) }
         do {
             _ = try await call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                 interface: "org.freedesktop.DBus", member: "AddMatch", arguments: [.string(rule.description)])
         } catch {
-            loop.post { [self] in subscriptions[id] = nil }
+            loop.post { [self] in state.value.subscriptions[id] = nil }
             throw error
         }
         return id
@@ -37,7 +37,7 @@ extension DBusConnection {
     /// Ends a subscription and removes its rule from the bus.
     public func unsubscribe(_ id: UInt64) {
         loop.post { [self] in
-            guard let subscription = subscriptions.removeValue(forKey: id) else { return }
+            guard let subscription = state.value.subscriptions.removeValue(forKey: id) else { return }
             if let message = try? DBusMessage.methodCall(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                 interface: "org.freedesktop.DBus", member: "RemoveMatch",

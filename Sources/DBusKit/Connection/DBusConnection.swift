@@ -5,16 +5,21 @@ import Synchronization
 /// A private connection to a message bus, run by its own `EventLoop` thread. All methods may be
 /// called from any thread or task.
 public final class DBusConnection: @unchecked Sendable {
-    // `raw`, `objects`, `subscriptions` and `pendingCalls` are confined to the loop thread.
+    // `raw` is used on the loop thread only; the state below is checked to be (`LoopBound`).
     let raw: OpaquePointer
     let loop: EventLoop
     /// Runs actor jobs on this connection's loop thread (see ``DBusLoopExecutor``).
     public let executor: DBusLoopExecutor
     /// The connection's unique name on the bus, e.g. `:1.42`.
     public let uniqueName: String
-    var objects: [String: DBusObject] = [:]
-    var subscriptions: [UInt64: Subscription] = [:]
-    var pendingCalls: [UInt64: PendingCall] = [:]
+    /// Exported objects, subscriptions and calls awaiting replies, confined to the loop.
+    let state: LoopBound<LoopState>
+
+    struct LoopState {
+        var objects: [String: DBusObject] = [:]
+        var subscriptions: [UInt64: Subscription] = [:]
+        var pendingCalls: [UInt64: PendingCall] = [:]
+    }
     private let nextID = Atomic<UInt64>(1)
     private let closed = Atomic<Bool>(false)
     private let released = Atomic<Bool>(false)
@@ -49,6 +54,7 @@ public final class DBusConnection: @unchecked Sendable {
         uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
         dbus_connection_set_exit_on_disconnect(connection, 0)
         loop = EventLoop()
+        state = LoopBound(LoopState(), loop: loop)
         executor = DBusLoopExecutor(loop: loop)
         loop.install(on: connection)
         installFilter()
@@ -92,13 +98,14 @@ public final class DBusConnection: @unchecked Sendable {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         closed.store(true, ordering: .releasing)
         nonisolated(unsafe) let raw = raw
-        loop.post { [loop] in
+        loop.post { [self, loop] in
             dbus_connection_flush(raw)
             loop.uninstall(from: raw)
             dbus_connection_close(raw)
+            // On the loop, where the calls are kept; later calls fail at once (`closed` is set).
+            failPendingCalls()
         }
         loop.stopAndWait()
-        failPendingCalls()
         dbus_connection_unref(raw)
     }
 

@@ -56,12 +56,13 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs `job` on the loop thread: inline when already there, else queued in order.
     func post(_ job: @escaping @Sendable () -> Void) {
-        if isLoopThread {
+        if isLoopContext {
             job()
             return
         }
-        // After the loop ended nothing else touches the connection, so run the job here.
-        if !queue(job) { job() }
+        // After the loop ended, jobs run (here, synchronously) on the serial queue that takes over
+        // from the loop thread, so loop-confined state is still touched from one place only.
+        if !queue(job) { afterEnd.sync(execute: job) }
     }
 
     /// Runs `job` on the loop thread after the jobs already queued, never inline (an executor must

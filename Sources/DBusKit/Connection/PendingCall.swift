@@ -14,7 +14,7 @@ final class PendingCall: @unchecked Sendable {
     func finish(_ result: Result<DBusMessage, DBusError>) {
         guard let completion else { return }
         self.completion = nil
-        connection?.pendingCalls[id] = nil
+        connection?.state.value.pendingCalls[id] = nil
         completion(result)
     }
 }
