@@ -21,6 +21,8 @@ struct BenchOptions: Sendable {
     var deliveryCalls = 3_000
     /// `--calls-1 N`, `--calls-8 N`, `--calls-64 N`: OpenURL calls per concurrency level.
     var throughputCalls: [Int: Int] = [1: 3_000, 8: 12_000, 64: 30_000]
+    /// `--cpu-calls N`: OpenURL calls (Ping: 4×) from 4 callers for the CPU-per-call measurement.
+    var cpuCalls = 6_000
     /// `--rss-invocations N`: invocations before reading the resident set.
     var rssInvocations = 100_000
     /// `--route-file PATH`: the route file to copy (default: Config/apps/com.bestrecipes.App.toml).
@@ -36,10 +38,12 @@ struct BenchOptions: Sendable {
     static let usage = """
         usage: deeplinker-bench [bus|engine|routing|all] [--markdown FILE] [--scale F] [--warmup N]
                                 [--ping-calls N] [--pipelined-calls N] [--openurl-calls N] [--delivery-calls N]
-                                [--calls-1 N] [--calls-8 N] [--calls-64 N] [--rss-invocations N]
+                                [--calls-1 N] [--calls-8 N] [--calls-64 N] [--cpu-calls N] [--rss-invocations N]
                                 [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR]
           bus      Peer.Ping round trip and 64-in-flight throughput against the daemon (the baseline)
-          engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS
+          engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS; with deeplinkerd
+                   built: its CPU per call beside dbus-daemon's, idle RSS and wake-ups, a run without fsync;
+                   then the table of issue 10's goals
           routing  the route-matching benchmark
           all      engine, then routing (default)
         """
@@ -85,6 +89,7 @@ struct BenchOptions: Sendable {
             case ("--calls-8", let n?) where n > 0: options.throughputCalls[8] = n
             case ("--calls-64", let n?) where n > 0: options.throughputCalls[64] = n
             case ("--rss-invocations", let n?) where n >= 0: options.rssInvocations = n
+            case ("--cpu-calls", let n?) where n > 0: options.cpuCalls = n
             default: return invalid(flag, value)
             }
         }
@@ -106,5 +111,6 @@ struct BenchOptions: Sendable {
         deliveryCalls = s(deliveryCalls)
         throughputCalls = throughputCalls.mapValues(s)
         rssInvocations = s(rssInvocations)
+        cpuCalls = s(cpuCalls)
     }
 }

@@ -35,6 +35,15 @@ enum BenchRunner {
                 let binary = ExternalDaemonBenchmark.locate(options.deeplinkerd)
             {
                 try await ExternalDaemonBenchmark.run(binary: binary, routeFile: routeFile, stateRoot: options.stateRoot, options: options, table: table)
+                if options.stateRoot == nil {
+                    try await ExternalDaemonBenchmark.runWithoutFsync(binary: binary, routeFile: routeFile, options: options, table: table)
+                }
+            }
+            if status == 0, options.command == .engine {
+                let routing = RoutingBenchmark.at10k()
+                let speedup = routing.linear / routing.trie
+                table.goal("route match ≤ 1 µs at 10k routes, ≥ 50× a linear matcher",
+                           String(format: "%.0f ns, %.0f×", routing.trie, speedup), met: routing.trie <= 1_000 && speedup >= 50, from: "routing")
             }
         } catch {
             FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
