@@ -4,7 +4,7 @@ import Foundation
 /// that set the counts. `--scale F` multiplies every count (e.g. 0.1 for a quick smoke run).
 struct BenchOptions: Sendable {
     /// Which part to run.
-    enum Command: String, Sendable { case bus, engine, routing, all }
+    enum Command: String, Sendable { case bus, engine, routing, cpu, all }
 
     var command: Command = .all
     /// `--markdown FILE`: also write the table there.
@@ -36,7 +36,7 @@ struct BenchOptions: Sendable {
     var stateRoot: String?
 
     static let usage = """
-        usage: deeplinker-bench [bus|engine|routing|all] [--markdown FILE] [--scale F] [--warmup N]
+        usage: deeplinker-bench [bus|engine|routing|cpu|all] [--markdown FILE] [--scale F] [--warmup N]
                                 [--ping-calls N] [--pipelined-calls N] [--openurl-calls N] [--delivery-calls N]
                                 [--calls-1 N] [--calls-8 N] [--calls-64 N] [--cpu-calls N] [--rss-invocations N]
                                 [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR]
@@ -45,6 +45,8 @@ struct BenchOptions: Sendable {
                    built: its CPU per call beside dbus-daemon's, idle RSS and wake-ups, a run without fsync;
                    then the table of issue 10's goals
           routing  the route-matching benchmark
+          cpu      only deeplinkerd's CPU per OpenURL and per Ping (prints its pid and waits 2 s first, so a
+                   profiler can attach: perf record -p PID)
           all      engine, then routing (default)
         """
 

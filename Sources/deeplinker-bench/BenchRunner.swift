@@ -13,6 +13,20 @@ enum BenchRunner {
             return 1
         }
         let table = ResultTable()
+        if options.command == .cpu {
+            guard let binary = ExternalDaemonBenchmark.locate(options.deeplinkerd) else {
+                FileHandle.standardError.write(Data("deeplinker-bench: no deeplinkerd binary; build it or pass --deeplinkerd\n".utf8))
+                return 1
+            }
+            do {
+                try await ExternalDaemonBenchmark.runCPU(binary: binary, routeFile: routeFile, stateRoot: options.stateRoot, options: options, table: table)
+            } catch {
+                FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
+                return 1
+            }
+            print(table.plainText())
+            return 0
+        }
         print("deeplinker-bench \(options.command.rawValue): private dbus-daemon, deeplinkerd in-process (buildDaemon, SQLite synchronous=FULL), DBusKit client")
         let started = ContinuousClock.now
         let loadAtStart = loadAverage()

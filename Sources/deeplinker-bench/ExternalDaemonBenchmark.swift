@@ -141,6 +141,21 @@ enum ExternalDaemonBenchmark {
         }
     }
 
+    /// `deeplinker-bench cpu`: only the CPU per call, after printing the daemon's pid and waiting
+    /// 2 s so that a profiler can attach to it.
+    static func runCPU(binary: String, routeFile: String, stateRoot: String?, options: BenchOptions, table: ResultTable) async throws {
+        let daemon = try await Running(binary: binary, routeFile: routeFile, stateRoot: stateRoot)
+        defer { daemon.stop() }
+        print("deeplinkerd pid \(daemon.pid), dbus-daemon pid \(daemon.bus.processIdentifier)")
+        try await Task.sleep(for: .seconds(2))
+        if let open = await CPUPerCall.measure(daemon: daemon.pid, bus: daemon.bus.processIdentifier, calls: options.cpuCalls, callers: 4, daemon.openURL) {
+            table.add("CPU per durable OpenURL, 4 callers: deeplinkerd / dbus-daemon", open.summary, ratio: Format.ratio(open.ratio))
+        }
+        if let ping = await CPUPerCall.measure(daemon: daemon.pid, bus: daemon.bus.processIdentifier, calls: options.cpuCalls, callers: 4, daemon.ping) {
+            table.add("CPU per Peer.Ping, 4 callers: deeplinkerd / dbus-daemon", ping.summary, ratio: Format.ratio(ping.ratio))
+        }
+    }
+
     /// The same daemon with its state on tmpfs, where fsync returns at once: what a reply would
     /// cost without the disk's fsync (Ping p50 and OpenURL p50 in that run, and the CPU per call).
     static func runWithoutFsync(binary: String, routeFile: String, options: BenchOptions, table: ResultTable) async throws {
