@@ -39,6 +39,22 @@ struct ProcessCPU: Sendable {
         return total
     }
 
+    /// Bytes written through write-like calls (`wchar`) and the number of those calls (`syscw`)
+    /// from `/proc/PID/io`: the SQLite pages, WAL frames and socket messages a call costs.
+    static func writes(pid: Int32) -> (bytes: Int, calls: Int)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
+        var bytes: Int?
+        var calls: Int?
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2 else { continue }
+            if fields[0] == "wchar:" { bytes = Int(fields[1]) }
+            if fields[0] == "syscw:" { calls = Int(fields[1]) }
+        }
+        guard let bytes, let calls else { return nil }
+        return (bytes, calls)
+    }
+
     /// Number of threads of `pid`.
     static func threadCount(pid: Int32) -> Int? {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"))?.count
