@@ -53,7 +53,7 @@ extension DBusMessage {
                 try validate(item, depth: depth + 1, strings: strings)
             }
         case .dictionary(let key, let valueSignature, let entries):
-            guard key.count == 1, "ybnqiuxtdsog".contains(key) else {
+            guard key.utf8.count == 1, let code = key.utf8.first, "ybnqiuxtdsog".utf8.contains(code) else {
                 throw .invalidArgs("dictionary key type '\(Validation.printable(key))' is not a basic type")
             }
             try Validation.check(singleCompleteType: valueSignature)
