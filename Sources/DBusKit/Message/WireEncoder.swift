@@ -14,10 +14,11 @@ struct WireEncoder {
         case signal = 4
     }
 
-    /// A header field: its code and value (a string-like value or a `u`).
+    /// A header field: its code and value (an object path, a string, a signature or a `u`).
     enum Field {
         case objectPath(UInt8, String)
         case string(UInt8, String)
+        case signature(UInt8, String)
         case uint32(UInt8, UInt32)
     }
 
@@ -42,7 +43,7 @@ struct WireEncoder {
         out.uint32(0)
         let start = out.bytes.count
         var all = fields
-        if !signature.isEmpty { all.append(.string(8, signature)) }
+        if !signature.isEmpty { all.append(.signature(8, signature)) }
         for field in all {
             out.pad(to: 8)
             switch field {
@@ -52,13 +53,12 @@ struct WireEncoder {
                 out.string(value)
             case .string(let code, let value):
                 out.bytes.append(code)
-                if code == 8 {
-                    out.signature("g")
-                    out.signature(value)
-                } else {
-                    out.signature("s")
-                    out.string(value)
-                }
+                out.signature("s")
+                out.string(value)
+            case .signature(let code, let value):
+                out.bytes.append(code)
+                out.signature("g")
+                out.signature(value)
             case .uint32(let code, let value):
                 out.bytes.append(code)
                 out.signature("u")
