@@ -4,7 +4,7 @@ import Foundation
 /// that set the counts. `--scale F` multiplies every count (e.g. 0.1 for a quick smoke run).
 struct BenchOptions: Sendable {
     /// Which part to run.
-    enum Command: String, Sendable { case bus, engine, routing, coldstart, all }
+    enum Command: String, Sendable { case bus, engine, routing, coldstart, cpu, all }
 
     var command: Command = .all
     /// `--markdown FILE`: also write the table there.
@@ -21,6 +21,8 @@ struct BenchOptions: Sendable {
     var deliveryCalls = 3_000
     /// `--calls-1 N`, `--calls-8 N`, `--calls-64 N`: OpenURL calls per concurrency level.
     var throughputCalls: [Int: Int] = [1: 3_000, 8: 12_000, 64: 30_000]
+    /// `--cpu-calls N`: OpenURL calls (Ping: 4×) from 4 callers for the CPU-per-call measurement.
+    var cpuCalls = 6_000
     /// `--rss-invocations N`: invocations before reading the resident set.
     var rssInvocations = 100_000
     /// `--route-file PATH`: the route file to copy (default: Config/apps/com.bestrecipes.App.toml).
@@ -36,14 +38,18 @@ struct BenchOptions: Sendable {
     var coldStartRuns = 30
 
     static let usage = """
-        usage: deeplinker-bench [bus|engine|routing|coldstart|all] [--markdown FILE] [--scale F] [--warmup N]
+        usage: deeplinker-bench [bus|engine|routing|coldstart|cpu|all] [--markdown FILE] [--scale F] [--warmup N]
                                 [--ping-calls N] [--pipelined-calls N] [--openurl-calls N] [--delivery-calls N]
-                                [--calls-1 N] [--calls-8 N] [--calls-64 N] [--rss-invocations N]
+                                [--calls-1 N] [--calls-8 N] [--calls-64 N] [--cpu-calls N] [--rss-invocations N]
                                 [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR] [--coldstart-runs N]
           bus      Peer.Ping round trip and 64-in-flight throughput against the daemon (the baseline)
-          engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS
+          engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS; with deeplinkerd
+                   built: its CPU per call beside dbus-daemon's, idle RSS and wake-ups, a run without fsync;
+                   then the table of issue 10's goals
           routing  the route-matching benchmark
           coldstart  bus activation of deeplinkerd to its first reply (goal ≤ 15 ms)
+          cpu      only deeplinkerd's CPU per OpenURL and per Ping (prints its pid and waits 2 s first, so a
+                   profiler can attach: perf record -p PID)
           all      engine, cold start, then routing (default)
         """
 
@@ -89,6 +95,7 @@ struct BenchOptions: Sendable {
             case ("--calls-64", let n?) where n > 0: options.throughputCalls[64] = n
             case ("--rss-invocations", let n?) where n >= 0: options.rssInvocations = n
             case ("--coldstart-runs", let n?) where n > 0: options.coldStartRuns = n
+            case ("--cpu-calls", let n?) where n > 0: options.cpuCalls = n
             default: return invalid(flag, value)
             }
         }
@@ -110,5 +117,6 @@ struct BenchOptions: Sendable {
         deliveryCalls = s(deliveryCalls)
         throughputCalls = throughputCalls.mapValues(s)
         rssInvocations = s(rssInvocations)
+        cpuCalls = s(cpuCalls)
     }
 }

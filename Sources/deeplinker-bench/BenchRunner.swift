@@ -13,6 +13,20 @@ enum BenchRunner {
             return 1
         }
         let table = ResultTable()
+        if options.command == .cpu {
+            guard let binary = ExternalDaemonBenchmark.locate(options.deeplinkerd) else {
+                FileHandle.standardError.write(Data("deeplinker-bench: no deeplinkerd binary; build it or pass --deeplinkerd\n".utf8))
+                return 1
+            }
+            do {
+                try await ExternalDaemonBenchmark.runCPU(binary: binary, routeFile: routeFile, stateRoot: options.stateRoot, options: options, table: table)
+            } catch {
+                FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
+                return 1
+            }
+            print(table.plainText())
+            return 0
+        }
         print("deeplinker-bench \(options.command.rawValue): private dbus-daemon, deeplinkerd in-process (buildDaemon, SQLite synchronous=FULL), DBusKit client")
         let started = ContinuousClock.now
         let loadAtStart = loadAverage()
@@ -41,6 +55,15 @@ enum BenchRunner {
                 if options.command == .all {
                     try await ColdStartBenchmark.run(binary: binary, routeFile: routeFile, stateRoot: options.stateRoot, runs: options.coldStartRuns, table: table)
                 }
+                if options.stateRoot == nil {
+                    try await ExternalDaemonBenchmark.runWithoutFsync(binary: binary, routeFile: routeFile, options: options, table: table)
+                }
+            }
+            if status == 0, options.command == .engine {
+                let routing = RoutingBenchmark.at10k()
+                let speedup = routing.linear / routing.trie
+                table.goal("route match ≤ 1 µs at 10k routes, ≥ 50× a linear matcher",
+                           String(format: "%.0f ns, %.0f×", routing.trie, speedup), met: routing.trie <= 1_000 && speedup >= 50, from: "routing")
             }
         } catch {
             FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))

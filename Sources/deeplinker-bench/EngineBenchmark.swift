@@ -23,6 +23,7 @@ enum EngineBenchmark {
         if let fsync = FsyncProbe.measure(in: env.stateDirectory, count: max(50, options.openURLCalls / 10)) {
             table.add("fsync of a 4 KiB write in the state dir p50 (reference)", Format.micros(fsync.p50), ratio: Format.ratio(fsync.p50 / pingP50))
             table.add("fsync p99 (reference)", Format.micros(fsync.p99), ratio: Format.ratio(fsync.p99 / pingP99))
+            table.goal("(reference) fsync p50, the floor under a durable reply", String(format: "%.2f× Ping (%@)", fsync.p50 / pingP50, Format.micros(fsync.p50)), met: nil, from: "state directory")
             print("  fsync in the state directory: p50 \(Format.micros(fsync.p50)), p99 \(Format.micros(fsync.p99))")
         }
 
@@ -34,6 +35,7 @@ enum EngineBenchmark {
         let rtRatio = roundTrip.p50 / pingP50
         table.add("OpenURL round trip p50 (durable, app not running)", Format.micros(roundTrip.p50),
                   ratio: Format.ratio(rtRatio), goal: "≤ 3×", verdict: Format.verdict(rtRatio <= 3))
+        table.goal("durable OpenURL p50 ≤ 3× Ping", String(format: "%.2f× (%@)", rtRatio, Format.micros(roundTrip.p50)), met: rtRatio <= 3, from: "daemon in-process")
         table.add("OpenURL round trip p99", Format.micros(roundTrip.p99), ratio: Format.ratio(roundTrip.p99 / pingP99))
         print("  OpenURL round trip: p50 \(Format.micros(roundTrip.p50)), p99 \(Format.micros(roundTrip.p99))")
 
@@ -51,6 +53,9 @@ enum EngineBenchmark {
             var name = "OpenURL throughput, \(concurrency) caller\(concurrency == 1 ? "" : "s")"
             if let before, let after = env.transactionCount, after > before {
                 name += String(format: " (%.1f calls/txn)", Double(total) / Double(after - before))
+            }
+            if concurrency == 64 {
+                table.goal("throughput, 64 in flight ≥ 0.5× Ping's", String(format: "%.2f×", share), met: share >= 0.5, from: "daemon in-process")
             }
             table.add(name, Format.rate(result.callsPerSecond), ratio: Format.percent(share),
                       goal: concurrency == 64 ? "≥ 50%" : "", verdict: verdict)
@@ -84,6 +89,7 @@ enum EngineBenchmark {
         let dRatio = delivery.p50 / pingP50
         table.add("Delivery latency p50 (OpenURL call → ActivateAction received)", Format.micros(delivery.p50),
                   ratio: Format.ratio(dRatio), goal: "≤ 4×", verdict: Format.verdict(dRatio <= 4))
+        table.goal("delivery p50 ≤ 4× Ping", String(format: "%.2f× (%@)", dRatio, Format.micros(delivery.p50)), met: dRatio <= 4, from: "daemon in-process")
         table.add("Delivery latency p99", Format.micros(delivery.p99), ratio: Format.ratio(delivery.p99 / pingP99))
         table.add("OpenURL round trip p50, app active (delivering)", Format.micros(activeReply.p50), ratio: Format.ratio(activeReply.p50 / pingP50))
         print("  delivery: p50 \(Format.micros(delivery.p50)), p99 \(Format.micros(delivery.p99)); reply while active p50 \(Format.micros(activeReply.p50))")

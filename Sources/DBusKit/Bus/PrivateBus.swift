@@ -8,6 +8,9 @@ public final class PrivateBus: Sendable {
     public let directory: URL
     private let process: Process
 
+    /// The `dbus-daemon`'s process id (the benchmark reads its CPU time from `/proc`).
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// Starts the bus and waits until it prints its address.
     public init(serviceDirectories: [String] = [], executable: String = "/usr/bin/dbus-daemon") throws {
         let fileManager = FileManager.default

@@ -26,14 +26,21 @@ extension DBusMessage {
 
     // MARK: - Validation
 
-    private static func validate(_ value: DBusValue, depth: Int) throws(DBusError) {
+    /// Whether `values` are well-formed apart from their strings, object paths and signatures,
+    /// which `dbus_message_demarshal` checks itself: what the wire encoder's fast path needs first.
+    static func isWellFormedExceptStrings(_ values: [DBusValue]) -> Bool {
+        for value in values where (try? validate(value, depth: 0, strings: false)) == nil { return false }
+        return true
+    }
+
+    private static func validate(_ value: DBusValue, depth: Int, strings: Bool = true) throws(DBusError) {
         guard depth <= maximumNesting else {
             throw .invalidArgs("value nested deeper than \(maximumNesting) containers")
         }
         switch value {
-        case .string(let s): try Validation.check(string: s)
-        case .objectPath(let p): try Validation.check(path: p)
-        case .signature(let g): try Validation.check(signature: g)
+        case .string(let s): if strings { try Validation.check(string: s) }
+        case .objectPath(let p): if strings { try Validation.check(path: p) }
+        case .signature(let g): if strings { try Validation.check(signature: g) }
         case .array(let element, let items):
             try Validation.check(singleCompleteType: element)
             guard Self.nesting(of: element) + depth < maximumNesting else {
@@ -43,10 +50,10 @@ extension DBusMessage {
                 guard item.signature == element else {
                     throw .invalidArgs("array element of type '\(item.signature)' in an array of '\(element)'")
                 }
-                try validate(item, depth: depth + 1)
+                try validate(item, depth: depth + 1, strings: strings)
             }
         case .dictionary(let key, let valueSignature, let entries):
-            guard key.count == 1, "ybnqiuxtdsog".contains(key) else {
+            guard key.utf8.count == 1, let code = key.utf8.first, "ybnqiuxtdsog".utf8.contains(code) else {
                 throw .invalidArgs("dictionary key type '\(Validation.printable(key))' is not a basic type")
             }
             try Validation.check(singleCompleteType: valueSignature)
@@ -55,14 +62,14 @@ extension DBusMessage {
                     throw .invalidArgs(
                         "dictionary entry {\(entry.key.signature)\(entry.value.signature)} in a{\(key)\(valueSignature)}")
                 }
-                try validate(entry.key, depth: depth + 2)
-                try validate(entry.value, depth: depth + 2)
+                try validate(entry.key, depth: depth + 2, strings: strings)
+                try validate(entry.value, depth: depth + 2, strings: strings)
             }
         case .structure(let fields):
             guard !fields.isEmpty else { throw .invalidArgs("empty structure") }
-            for field in fields { try validate(field, depth: depth + 1) }
+            for field in fields { try validate(field, depth: depth + 1, strings: strings) }
         case .variant(let inner):
-            try validate(inner, depth: depth + 1)
+            try validate(inner, depth: depth + 1, strings: strings)
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double:
             break
         }

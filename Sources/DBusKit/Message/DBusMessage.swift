@@ -56,6 +56,19 @@ public final class DBusMessage: @unchecked Sendable {
         try Validation.check(interface: interface)
         try Validation.check(member: member)
         if let destination { try Validation.check(busName: destination) }
+        var fields: [WireEncoder.Field] = [.objectPath(1, path), .string(2, interface), .string(3, member)]
+        if let destination { fields.append(.string(6, destination)) }
+        if isWellFormedExceptStrings(arguments), let message = demarshal(WireEncoder.message(.signal, fields: fields, body: arguments)) {
+            return message
+        }
+        return try libdbusSignal(path: path, interface: interface, member: member, arguments: arguments, destination: destination)
+    }
+
+    /// ``signal(path:interface:member:arguments:destination:)`` built through libdbus's iterators
+    /// (the fallback of the wire encoder, and what it is tested against).
+    static func libdbusSignal(
+        path: String, interface: String, member: String, arguments: [DBusValue], destination: String?
+    ) throws(DBusError) -> DBusMessage {
         guard let raw = dbus_message_new_signal(path, interface, member) else { throw .noMemory() }
         let message = DBusMessage(owning: raw)
         if let destination { dbus_message_set_destination(raw, destination) }
@@ -65,10 +78,35 @@ public final class DBusMessage: @unchecked Sendable {
 
     /// A method return answering this call.
     public func makeReply(_ arguments: [DBusValue]) throws(DBusError) -> DBusMessage {
+        var fields: [WireEncoder.Field] = [.uint32(5, serial)]
+        if let sender { fields.append(.string(6, sender)) }
+        if serial != 0, Self.isWellFormedExceptStrings(arguments), let message = Self.demarshal(WireEncoder.message(.methodReturn, fields: fields, body: arguments)) {
+            return message
+        }
+        return try libdbusReply(arguments)
+    }
+
+    /// ``makeReply(_:)`` through libdbus's iterators.
+    func libdbusReply(_ arguments: [DBusValue]) throws(DBusError) -> DBusMessage {
         guard let reply = dbus_message_new_method_return(raw) else { throw .noMemory() }
         let message = DBusMessage(owning: reply)
         try message.append(arguments)
         return message
+    }
+
+    /// A message from wire bytes (``WireEncoder``), its serial reset to 0 so that the connection
+    /// numbers it when sending; nil if libdbus finds them invalid (the caller then takes the slow path).
+    static func demarshal(_ bytes: [UInt8]?) -> DBusMessage? {
+        guard let bytes else { return nil }
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        let raw = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32(buffer.count), &error) }
+        }
+        guard let raw else { return nil }
+        dbus_message_set_serial(raw, 0)
+        return DBusMessage(owning: raw)
     }
 
     /// An error reply answering this call. Invalid error names become `org.freedesktop.DBus.Error.Failed`.
