@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Batches writes: whatever is enqueued while a transaction commits goes into the next one, so N
 /// concurrent callers cost about two fsyncs, not N.
@@ -7,16 +8,19 @@ import Foundation
 /// Commits run on one private serial dispatch queue with synchronous SQLite calls: the blocking
 /// fsync never occupies a thread of Swift's cooperative pool, and a write costs only two thread
 /// hand-offs (to the queue and back to the waiting caller).
-final class GroupCommitter: @unchecked Sendable {
+final class GroupCommitter: Sendable {
     /// Commits a batch in one transaction and returns one result per item, in order.
     typealias CommitBatch = @Sendable ([[StoreChange]]) -> [Result<Void, any Error>]
 
-    private let lock = NSLock()
-    private var queue: [(changes: [StoreChange], commit: PendingCommit)] = []
-    private var draining = false
-    private var isClosed = false
-    private var batches = 0
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private struct State {
+        var queue: [(changes: [StoreChange], commit: PendingCommit)] = []
+        var draining = false
+        var isClosed = false
+        var batches = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
     private let commitBatch: CommitBatch
     private let commitQueue = DispatchQueue(label: "deeplinker.store.commit", qos: .userInitiated)
     /// Test hook called on the commit queue with each batch's size before it is committed.
@@ -29,22 +33,22 @@ final class GroupCommitter: @unchecked Sendable {
 
     /// Number of transactions committed so far (for tests and diagnostics).
     var batchCount: Int {
-        lock.withLock { batches }
+        state.withLock { $0.batches }
     }
 
     /// Whether ``close()`` was called.
     var closed: Bool {
-        lock.withLock { isClosed }
+        state.withLock { $0.isClosed }
     }
 
     /// Queues `changes` behind everything queued before and starts draining if idle.
     func submit(_ changes: [StoreChange]) -> PendingCommit {
         let commit = PendingCommit()
-        let start: Bool? = lock.withLock {
-            if isClosed { return nil }
-            queue.append((changes, commit))
-            if draining { return false }
-            draining = true
+        let start: Bool? = state.withLock { state in
+            if state.isClosed { return nil }
+            state.queue.append((changes, commit))
+            if state.draining { return false }
+            state.draining = true
             return true
         }
         switch start {
@@ -58,10 +62,10 @@ final class GroupCommitter: @unchecked Sendable {
     /// Refuses new writes and waits until queued ones are committed.
     func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle: Bool = lock.withLock {
-                isClosed = true
-                if draining {
-                    idleWaiters.append(continuation)
+            let idle: Bool = state.withLock { state in
+                state.isClosed = true
+                if state.draining {
+                    state.idleWaiters.append(continuation)
                     return false
                 }
                 return true
@@ -73,16 +77,14 @@ final class GroupCommitter: @unchecked Sendable {
     /// Commits batches until the queue is empty, then wakes anyone waiting in `close()`.
     private func drain() {
         while true {
-            var idle: [CheckedContinuation<Void, Never>] = []
-            let batch: [(changes: [StoreChange], commit: PendingCommit)] = lock.withLock {
-                if queue.isEmpty {
-                    draining = false
-                    idle = idleWaiters
-                    idleWaiters = []
-                    return []
+            let (batch, idle) = state.withLock { state -> ([(changes: [StoreChange], commit: PendingCommit)], [CheckedContinuation<Void, Never>]) in
+                if state.queue.isEmpty {
+                    state.draining = false
+                    defer { state.idleWaiters = [] }
+                    return ([], state.idleWaiters)
                 }
-                defer { queue = [] }
-                return queue
+                defer { state.queue = [] }
+                return (state.queue, [])
             }
             if batch.isEmpty {
                 for waiter in idle { waiter.resume() }
@@ -90,7 +92,7 @@ final class GroupCommitter: @unchecked Sendable {
             }
             beforeBatch?(batch.count)
             let results = commitBatch(batch.map(\.changes))
-            lock.withLock { batches += 1 }
+            state.withLock { $0.batches += 1 }
             for (index, item) in batch.enumerated() {
                 item.commit.resolve(index < results.count ? results[index] : .failure(StoreError.closed))
             }

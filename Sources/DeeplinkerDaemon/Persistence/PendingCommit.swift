@@ -1,12 +1,15 @@
-import Foundation
+import Synchronization
 
 /// The durability promise of one enqueued write: ``wait()`` returns once it is committed (or throws
 /// the error that prevented it). Resolved exactly once by the store; any number of waiters.
-public final class PendingCommit: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<Void, any Error>?
-    private var waiters: [CheckedContinuation<Void, any Error>] = []
-    private var callbacks: [@Sendable (Result<Void, any Error>) -> Void] = []
+public final class PendingCommit: Sendable {
+    private struct State {
+        var result: Result<Void, any Error>?
+        var waiters: [CheckedContinuation<Void, any Error>] = []
+        var callbacks: [@Sendable (Result<Void, any Error>) -> Void] = []
+    }
+
+    private let state = Mutex(State())
 
     init() {}
 
@@ -20,9 +23,9 @@ public final class PendingCommit: @unchecked Sendable {
     /// Waits until the write is durable. Not cancellable: the write happens regardless.
     public func wait() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let ready: Result<Void, any Error>? = lock.withLock {
-                if let result { return result }
-                waiters.append(continuation)
+            let ready: Result<Void, any Error>? = state.withLock { state in
+                if let result = state.result { return result }
+                state.waiters.append(continuation)
                 return nil
             }
             if let ready { continuation.resume(with: ready) }
@@ -33,9 +36,9 @@ public final class PendingCommit: @unchecked Sendable {
     /// resolves the commit, in the order they were registered: cheaper than a task per waiter on
     /// the reply path.
     public func whenResolved(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        let ready: Result<Void, any Error>? = lock.withLock {
-            if let result { return result }
-            callbacks.append(body)
+        let ready: Result<Void, any Error>? = state.withLock { state in
+            if let result = state.result { return result }
+            state.callbacks.append(body)
             return nil
         }
         if let ready { body(ready) }
@@ -43,19 +46,19 @@ public final class PendingCommit: @unchecked Sendable {
 
     /// Whether the outcome is known yet.
     public var isResolved: Bool {
-        lock.withLock { result != nil }
+        state.withLock { $0.result != nil }
     }
 
     /// Settles the promise and wakes the waiters; later calls are ignored.
     func resolve(_ outcome: Result<Void, any Error>) {
-        let (toWake, toCall) = lock.withLock { () -> ([CheckedContinuation<Void, any Error>], [@Sendable (Result<Void, any Error>) -> Void]) in
-            guard result == nil else { return ([], []) }
-            result = outcome
+        let (toWake, toCall) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], [@Sendable (Result<Void, any Error>) -> Void]) in
+            guard state.result == nil else { return ([], []) }
+            state.result = outcome
             defer {
-                waiters = []
-                callbacks = []
+                state.waiters = []
+                state.callbacks = []
             }
-            return (waiters, callbacks)
+            return (state.waiters, state.callbacks)
         }
         for waiter in toWake { waiter.resume(with: outcome) }
         for callback in toCall { callback(outcome) }

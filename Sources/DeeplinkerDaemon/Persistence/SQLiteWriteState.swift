@@ -1,5 +1,13 @@
-/// Bookkeeping used only inside write transactions, which GRDB serialises on its writer queue.
-final class SQLiteWriteState: @unchecked Sendable {
+import Synchronization
+
+/// Bookkeeping used inside write transactions (which GRDB serialises on its writer queue), behind
+/// a mutex so its thread-safety is checked rather than assumed.
+final class SQLiteWriteState: Sendable {
+    private let count = Mutex<Int?>(nil)
+
     /// The number of invocation rows, or `nil` when unknown (recounted before the next trim).
-    var invocationCount: Int?
+    var invocationCount: Int? {
+        get { count.withLock { $0 } }
+        set { count.withLock { $0 = newValue } }
+    }
 }
