@@ -90,6 +90,26 @@ final class DaemonFixture: Sendable {
         if startDaemon { try await self.startDaemon() }
     }
 
+    /// Runs `body` with a fixture that is always shut down afterwards, whether `body` returns or
+    /// throws (Hummingbird's `LiveTestFramework` pattern): the scoped way to use a daemon in a test.
+    static func withDaemon<T>(
+        routeFiles: [String: String] = [:], shipped: [String] = [], activatable: [String] = [],
+        environment: [String: String] = [:], clock: TestClock? = nil, startDaemon: Bool = true,
+        _ body: (DaemonFixture) async throws -> T
+    ) async throws -> T {
+        let fixture = try await DaemonFixture(
+            routeFiles: routeFiles, shipped: shipped, activatable: activatable, environment: environment, clock: clock,
+            startDaemon: startDaemon)
+        do {
+            let result = try await body(fixture)
+            await fixture.shutdown()
+            return result
+        } catch {
+            await fixture.shutdown()
+            throw error
+        }
+    }
+
     deinit {
         if let (task, _) = running.withLock({ $0 }) { task.cancel() }
         client.close()

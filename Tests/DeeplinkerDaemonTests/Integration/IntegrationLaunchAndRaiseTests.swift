@@ -16,63 +16,63 @@ struct IntegrationLaunchAndRaiseTests {
 
     @Test("A link for a running, inactive app raises it with the token and the invocation id; the route waits for BecameActive")
     func raiseCarriesTokenAndInvocationID() async throws {
-        let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)])
-        let app = try await f.standIn(recipes)
-        #expect(try await app.stateSeenByDaemon() == "inactive")
-        let v = try await f.call("Invoke", [
-            .string(recipes), .string("url"), .string("bestrecipes://recipe/12"),
-            .variantDictionary(["activation-token": .string("tok-1"), "desktop-startup-id": .string("sid-1")]),
-        ])
-        let reply = DaemonFixture.RouteReply(v)
-        let activation = try await app.activations.first { _ in true }
-        #expect(activation["activation-token"]?.stringValue == "tok-1")
-        #expect(activation["desktop-startup-id"]?.stringValue == "sid-1")
-        #expect(activation["deeplinker.invocation-id"]?.stringValue == reply.id)
-        #expect(try await f.pending(recipes)?.id == reply.id, "raising does not deliver")
-        #expect(app.received.all.isEmpty)
+        try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)]) { f in
+            let app = try await f.standIn(recipes)
+            #expect(try await app.stateSeenByDaemon() == "inactive")
+            let v = try await f.call("Invoke", [
+                .string(recipes), .string("url"), .string("bestrecipes://recipe/12"),
+                .variantDictionary(["activation-token": .string("tok-1"), "desktop-startup-id": .string("sid-1")]),
+            ])
+            let reply = DaemonFixture.RouteReply(v)
+            let activation = try await app.activations.first { _ in true }
+            #expect(activation["activation-token"]?.stringValue == "tok-1")
+            #expect(activation["desktop-startup-id"]?.stringValue == "sid-1")
+            #expect(activation["deeplinker.invocation-id"]?.stringValue == reply.id)
+            #expect(try await f.pending(recipes)?.id == reply.id, "raising does not deliver")
+            #expect(app.received.all.isEmpty)
 
-        try app.becomeActive()
-        try await f.waitStatus(reply.id, "delivered")
-        #expect(app.activations.all.count == 1)
-        app.close()
-        await f.shutdown()
+            try app.becomeActive()
+            try await f.waitStatus(reply.id, "delivered")
+            #expect(app.activations.all.count == 1)
+            app.close()
+        }
     }
 
     @Test("An icon Launch (no route) raises a running background app; an active app is not raised")
     func iconLaunchRaises() async throws {
-        let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)])
-        let app = try await f.standIn(recipes)
-        try app.emit("DidEnterBackground")
-        #expect(try await app.stateSeenByDaemon() == "background")
-        let v = try await f.call("Invoke", [
-            .string(recipes), .string("launch"), .string("{}"), .variantDictionary(["activation-token": .string("icon-tok")]),
-        ])
-        #expect(v[0].stringValue == "", "an icon launch creates no invocation")
-        let activation = try await app.activations.first { _ in true }
-        #expect(activation["activation-token"]?.stringValue == "icon-tok")
-        #expect(activation["deeplinker.invocation-id"] == nil)
+        try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)]) { f in
+            let app = try await f.standIn(recipes)
+            try app.emit("DidEnterBackground")
+            #expect(try await app.stateSeenByDaemon() == "background")
+            let v = try await f.call("Invoke", [
+                .string(recipes), .string("launch"), .string("{}"), .variantDictionary(["activation-token": .string("icon-tok")]),
+            ])
+            #expect(v[0].stringValue == "", "an icon launch creates no invocation")
+            let activation = try await app.activations.first { _ in true }
+            #expect(activation["activation-token"]?.stringValue == "icon-tok")
+            #expect(activation["deeplinker.invocation-id"] == nil)
 
-        // Active: the route is delivered at once, and nothing asks the app to come forward.
-        try app.becomeActive()
-        #expect(try await app.stateSeenByDaemon() == "active")
-        let id = try await f.barrier(app, url: "bestrecipes://recipe/3")
-        #expect(app.activations.all.count == 1, "invocation \(id) for an active app must not raise it")
-        app.close()
-        await f.shutdown()
+            // Active: the route is delivered at once, and nothing asks the app to come forward.
+            try app.becomeActive()
+            #expect(try await app.stateSeenByDaemon() == "active")
+            let id = try await f.barrier(app, url: "bestrecipes://recipe/3")
+            #expect(app.activations.all.count == 1, "invocation \(id) for an active app must not raise it")
+            app.close()
+        }
     }
 
     @Test("raise = false: an inactive app is not asked to come to the front")
     func raiseOff() async throws {
-        let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["raise": "false"])])
-        let app = try await f.standIn(recipes)
-        #expect(try await app.stateSeenByDaemon() == "inactive")
-        let reply = try await f.openURL(recipes, "bestrecipes://recipe/7")
-        try app.becomeActive()
-        try await f.waitStatus(reply.id, "delivered")
-        _ = try await app.received.first { $0.invocationID == reply.id }
-        #expect(app.activations.all.isEmpty)
-        app.close()
-        await f.shutdown()
+        try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["raise": "false"])]) { f in
+            let app = try await f.standIn(recipes)
+            #expect(try await app.stateSeenByDaemon() == "inactive")
+            let reply = try await f.openURL(recipes, "bestrecipes://recipe/7")
+            try app.becomeActive()
+            try await f.waitStatus(reply.id, "delivered")
+            _ = try await app.received.first { $0.invocationID == reply.id }
+            #expect(app.activations.all.isEmpty)
+            app.close()
+        }
     }
 
     // MARK: - Launch from the desktop entry
@@ -200,12 +200,12 @@ final class SystemdStandIn: Sendable {
 @Suite struct NameWatchingTests {
     @Test("an app added by Reload is watched when Reload answers: its owner makes it inactive")
     func appAddedByReloadIsWatched() async throws {
-        let f = try await DaemonFixture(routeFiles: ["com.test.First": TestRouteFiles.minimal(scheme: "first")])
-        try f.writeRouteFile("com.test.Second", TestRouteFiles.minimal(scheme: "second"))
-        try await f.call("Reload")
-        let app = try await f.standIn("com.test.Second")
-        #expect(try await app.stateSeenByDaemon() == "inactive")
-        app.close()
-        await f.shutdown()
+        try await DaemonFixture.withDaemon(routeFiles: ["com.test.First": TestRouteFiles.minimal(scheme: "first")]) { f in
+            try f.writeRouteFile("com.test.Second", TestRouteFiles.minimal(scheme: "second"))
+            try await f.call("Reload")
+            let app = try await f.standIn("com.test.Second")
+            #expect(try await app.stateSeenByDaemon() == "inactive")
+            app.close()
+        }
     }
 }

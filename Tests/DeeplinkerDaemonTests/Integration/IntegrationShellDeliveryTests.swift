@@ -21,71 +21,71 @@ struct IntegrationShellDeliveryTests {
 
     @Test("signal delivery: OpenURL and BecameActive by dbus-send, the Deliver signal carries the route")
     func signalDeliveryByDBusSend() async throws {
-        let f = try await DaemonFixture(routeFiles: [
+        try await DaemonFixture.withDaemon(routeFiles: [
             Self.signalApp: TestRouteFiles.minimal(scheme: "sigapp", ["delivery": "\"signal\"", "lifecycle-senders": "\"any\""])
-        ])
-        let open = try await callDaemon(f, "OpenURL", ["string:\(Self.signalApp)", "string:sigapp://page/abc?note=hi"])
-        #expect(open.status == 0, "\(open.output)")
-        let strings = Subprocess.dbusSendStrings(open.output)
-        let id = try #require(strings.first)
-        #expect(strings.dropFirst().first == "page")
-        #expect(f.delivers.all.isEmpty)
-        let active = try await dbusSend(f, ["--type=signal", "/org/example/SignalApp", "org.deeplinker.Lifecycle1.BecameActive"])
-        #expect(active.status == 0, "\(active.output)")
-        let delivered = try await f.delivers.first { $0.id == id }
-        #expect(delivered == DeliverSignal(appID: Self.signalApp, id: id, source: "url", target: "page", parameters: ["id": "abc", "note": "hi"]))
-        try await f.waitStatus(id, "delivered")
-        let state = try await callDaemon(f, "GetAppState", ["string:\(Self.signalApp)"])
-        #expect(Subprocess.dbusSendStrings(state.output) == ["active"])
-        // Now active: the next one goes out at once.
-        let next = try await callDaemon(f, "OpenURL", ["string:\(Self.signalApp)", "string:sigapp://home"])
-        let nextID = try #require(Subprocess.dbusSendStrings(next.output).first)
-        _ = try await f.delivers.first { $0.id == nextID && $0.target == "home" }
-        #expect(f.delivers.all.count == 2)
-        await f.shutdown()
+        ]) { f in
+            let open = try await callDaemon(f, "OpenURL", ["string:\(Self.signalApp)", "string:sigapp://page/abc?note=hi"])
+            #expect(open.status == 0, "\(open.output)")
+            let strings = Subprocess.dbusSendStrings(open.output)
+            let id = try #require(strings.first)
+            #expect(strings.dropFirst().first == "page")
+            #expect(f.delivers.all.isEmpty)
+            let active = try await dbusSend(f, ["--type=signal", "/org/example/SignalApp", "org.deeplinker.Lifecycle1.BecameActive"])
+            #expect(active.status == 0, "\(active.output)")
+            let delivered = try await f.delivers.first { $0.id == id }
+            #expect(delivered == DeliverSignal(appID: Self.signalApp, id: id, source: "url", target: "page", parameters: ["id": "abc", "note": "hi"]))
+            try await f.waitStatus(id, "delivered")
+            let state = try await callDaemon(f, "GetAppState", ["string:\(Self.signalApp)"])
+            #expect(Subprocess.dbusSendStrings(state.output) == ["active"])
+            // Now active: the next one goes out at once.
+            let next = try await callDaemon(f, "OpenURL", ["string:\(Self.signalApp)", "string:sigapp://home"])
+            let nextID = try #require(Subprocess.dbusSendStrings(next.output).first)
+            _ = try await f.delivers.first { $0.id == nextID && $0.target == "home" }
+            #expect(f.delivers.all.count == 2)
+        }
     }
 
     @Test("exec delivery: SetAppState by dbus-send, deliver-command runs with the placeholders, exit 0 acknowledges")
     func execDeliveryByDBusSend() async throws {
-        let f = try await DaemonFixture(startDaemon: false)
-        let out = f.root + "/delivered.txt"
-        let command = [
-            "/bin/sh", "-c", "printf '%s\\n' \"$1\" \"$2\" \"$3\" \"$4\" >> \"$0\"", out,
-            "{target}", "{invocation-id}", "{source}", "{parameters-json}",
-        ]
-        try f.writeRouteFile(Self.execApp, TestRouteFiles.minimal(scheme: "execapp", [
-            "delivery": "\"exec\"", "lifecycle-senders": "\"any\"", "deliver-command": TestRouteFiles.array(command),
-        ]))
-        try await f.startDaemon()
-        let open = try await callDaemon(f, "OpenURL", ["string:\(Self.execApp)", "string:execapp://page/x%20y?note=a%22b"])
-        #expect(open.status == 0, "\(open.output)")
-        let id = try #require(Subprocess.dbusSendStrings(open.output).first)
-        #expect(!FileManager.default.fileExists(atPath: out))
-        let set = try await callDaemon(f, "SetAppState", ["string:\(Self.execApp)", "string:active"])
-        #expect(set.status == 0, "\(set.output)")
-        try await f.waitStatus(id, "delivered")
-        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(lines.count == 4)
-        #expect(lines.first == "page")
-        #expect(lines.dropFirst().first == id)
-        #expect(lines.dropFirst(2).first == "url")
-        let json = try #require(lines.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] })
-        #expect(json == ["id": "x y", "note": "a\"b"])
-        await f.shutdown()
+        try await DaemonFixture.withDaemon(startDaemon: false) { f in
+            let out = f.root + "/delivered.txt"
+            let command = [
+                "/bin/sh", "-c", "printf '%s\\n' \"$1\" \"$2\" \"$3\" \"$4\" >> \"$0\"", out,
+                "{target}", "{invocation-id}", "{source}", "{parameters-json}",
+            ]
+            try f.writeRouteFile(Self.execApp, TestRouteFiles.minimal(scheme: "execapp", [
+                "delivery": "\"exec\"", "lifecycle-senders": "\"any\"", "deliver-command": TestRouteFiles.array(command),
+            ]))
+            try await f.startDaemon()
+            let open = try await callDaemon(f, "OpenURL", ["string:\(Self.execApp)", "string:execapp://page/x%20y?note=a%22b"])
+            #expect(open.status == 0, "\(open.output)")
+            let id = try #require(Subprocess.dbusSendStrings(open.output).first)
+            #expect(!FileManager.default.fileExists(atPath: out))
+            let set = try await callDaemon(f, "SetAppState", ["string:\(Self.execApp)", "string:active"])
+            #expect(set.status == 0, "\(set.output)")
+            try await f.waitStatus(id, "delivered")
+            let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(lines.count == 4)
+            #expect(lines.first == "page")
+            #expect(lines.dropFirst().first == id)
+            #expect(lines.dropFirst(2).first == "url")
+            let json = try #require(lines.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] })
+            #expect(json == ["id": "x y", "note": "a\"b"])
+        }
     }
 
     @Test("exec delivery: a non-zero exit is a refusal; the route stays pending")
     func execFailureStaysPending() async throws {
-        let f = try await DaemonFixture(routeFiles: [
+        try await DaemonFixture.withDaemon(routeFiles: [
             Self.execApp: TestRouteFiles.minimal(scheme: "execapp", [
                 "delivery": "\"exec\"", "lifecycle-senders": "\"any\"", "deliver-command": TestRouteFiles.array(["/bin/false"]),
             ])
-        ])
-        let reply = try await f.openURL(Self.execApp, "execapp://home")
-        try await f.call("SetAppState", [.string(Self.execApp), .string("active")])
-        let refused = try await f.changes.first { $0.id == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
-        #expect(refused.detail.contains("status 1"))
-        #expect(try await f.pending(Self.execApp)?.id == reply.id)
-        await f.shutdown()
+        ]) { f in
+            let reply = try await f.openURL(Self.execApp, "execapp://home")
+            try await f.call("SetAppState", [.string(Self.execApp), .string("active")])
+            let refused = try await f.changes.first { $0.id == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
+            #expect(refused.detail.contains("status 1"))
+            #expect(try await f.pending(Self.execApp)?.id == reply.id)
+        }
     }
 }
