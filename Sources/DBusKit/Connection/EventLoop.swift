@@ -13,7 +13,9 @@ final class EventLoop: @unchecked Sendable {
 
     private let jobs = Mutex<(queue: [@Sendable () -> Void], finished: Bool)>(([], false))
     private let wakeFD: Int32
-    private var thread: pthread_t?
+    /// The loop thread's id, 0 until that thread has started (it stores its own id first thing,
+    /// so messages it dispatches always find themselves on the loop).
+    private let thread = Atomic<UInt>(0)
     private var threadName = ""
     private let finishedCondition = NSCondition()
 
@@ -41,17 +43,17 @@ final class EventLoop: @unchecked Sendable {
         var tid = pthread_t()
         pthread_create(&tid, nil, { raw in
             let loop = Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue()
+            loop.thread.store(UInt(pthread_self()), ordering: .releasing)
             cdbus_set_current_thread_name(loop.threadName)
             loop.runLoop()
             return nil
         }, box.toOpaque())
-        thread = tid
         pthread_detach(tid)
     }
 
     var isLoopThread: Bool {
-        guard let thread else { return false }
-        return pthread_equal(thread, pthread_self()) != 0
+        let id = thread.load(ordering: .acquiring)
+        return id != 0 && pthread_equal(pthread_t(id), pthread_self()) != 0
     }
 
     /// Runs `job` on the loop thread: inline when already there, else queued in order.
