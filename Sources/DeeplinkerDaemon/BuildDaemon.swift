@@ -58,11 +58,10 @@ private func start(
     // configured app (later registries are watched by `DaemonCore.watchAppNames`).
     let events = daemon.events
     var watched: [String: UInt64?] = [:]
-    for app in registry.appIDs {
-        watched[app] = try await connection.onNameOwnerChanged(name: app) { name, _, newOwner in
-            events.submit { core in core.ownerChanged(name: name, newOwner: newOwner) }
-        }
+    let subscriptions = await DaemonCore.subscribeToNames(registry.appIDs, on: connection) { name, newOwner in
+        events.submit { core in core.ownerChanged(name: name, newOwner: newOwner) }
     }
+    for (app, result) in subscriptions { watched[app] = try result.get() }
     let tokens = watched
     events.submit { core in core.watchedNames = tokens }
     try await connection.subscribe(MatchRule(interface: DeeplinkerAPI.lifecycleInterface)) { message, _ in

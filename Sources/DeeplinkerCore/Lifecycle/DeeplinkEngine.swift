@@ -34,6 +34,11 @@ public struct DeeplinkEngine: Sendable {
         policies.keys.sorted()
     }
 
+    /// How many configured apps have a pending deeplink (the service manager's `STATUS=` line).
+    public var pendingCount: Int {
+        policies.keys.reduce(0) { $0 + (apps[$1]?.reportedPending == nil ? 0 : 1) }
+    }
+
     /// The app's lifecycle state (`GetAppState`); `not-running` for an app never seen.
     public func state(of appID: String) -> AppState {
         apps[appID]?.state ?? .notRunning

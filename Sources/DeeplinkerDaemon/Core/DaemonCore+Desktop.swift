@@ -16,7 +16,7 @@ extension DaemonCore {
     /// `Reload`; SPEC §8), writing only entries whose text differs.
     func refreshDesktopEntries() {
         guard DesktopEntryLocator.dataHome(environment: configuration.environment) != nil else { return }
-        for appID in registry.appIDs.sorted() {
+        for appID in registry.appIDs {
             guard let config = config(appID) else { continue }
             let entry = WrittenDesktopEntry(appID: appID, environment: configuration.environment)
             switch entry.refresh(config: config, published: published[appID]) {

@@ -15,21 +15,44 @@ extension DaemonCore {
         for app in added { watchedNames[app] = .some(nil) }
         let connection = self.connection
         Task {
-            for app in added {
-                do {
-                    let token = try await connection.onNameOwnerChanged(name: app) { name, _, owner in
-                        self.onLoop { $0.ownerChanged(name: name, newOwner: owner) }
-                    }
-                    let owner = try await connection.nameOwner(app)
+            let results = await Self.subscribeToNames(added, on: connection) { name, owner in
+                self.onLoop { $0.ownerChanged(name: name, newOwner: owner) }
+            }
+            for (app, result) in results {
+                switch result {
+                case .success(let token):
+                    let owner = try? await connection.nameOwner(app)
                     self.onLoop { core in core.watching(app, token: token, owner: owner) }
-                } catch {
+                case .failure(let error):
                     self.onLoop { core in
                         core.watchedNames[app] = nil
-                        core.logger.warning("cannot watch the bus name \(app): \(error)")
+                        core.logger.warning("cannot watch the bus name \(app): \(error.name): \(error.message)")
                         core.runNameWatchWaiters()
                     }
                 }
             }
+        }
+    }
+
+    /// One `NameOwnerChanged` subscription (`arg0` rule) per app, all sent at once: the bus answers
+    /// them in order, and waiting for each in turn would cost a round trip per app at start-up.
+    /// `onChange` gets (name, new owner or "").
+    nonisolated static func subscribeToNames(
+        _ apps: [String], on connection: DBusConnection, onChange: @escaping @Sendable (String, String) -> Void
+    ) async -> [(app: String, result: Result<UInt64, DBusError>)] {
+        await withTaskGroup(of: (String, Result<UInt64, DBusError>).self) { group in
+            for app in apps {
+                group.addTask {
+                    do throws(DBusError) {
+                        return (app, .success(try await connection.onNameOwnerChanged(name: app) { name, _, owner in onChange(name, owner) }))
+                    } catch {
+                        return (app, .failure(error))
+                    }
+                }
+            }
+            var results: [(app: String, result: Result<UInt64, DBusError>)] = []
+            for await (app, result) in group { results.append((app, result)) }
+            return results
         }
     }
 

@@ -41,8 +41,6 @@ extension DaemonCore {
         }
     }
 
-    /// Starts deliveries and launches (the signals went out before). Deliveries run as their own
-    /// tasks so a slow app never holds up another.
     /// Runs `body` as a task on the core, tracked in ``tasks`` so a stop waits for it (bounded).
     /// The task cannot start before this returns (it needs the core), so it is registered first.
     func track(_ body: @escaping @Sendable (isolated DaemonCore) async -> Void) {
@@ -54,6 +52,8 @@ extension DaemonCore {
         tasks.started(id, task)
     }
 
+    /// Starts deliveries, launches and raises (the signals went out before). Each runs as its own
+    /// task so a slow app never holds up another.
     private func run(_ effects: [EngineEffect]) {
         for effect in effects {
             switch effect {
