@@ -251,6 +251,7 @@ import Testing
             from gi.repository import GLib
             DBusGMainLoop(set_as_default=True)
             bus = dbus.bus.BusConnection(os.environ['DBUS_STARTER_ADDRESS'])
+            bus.set_exit_on_disconnect(True)
             name = dbus.service.BusName('org.example.Activated', bus)
             GLib.MainLoop().run()
             """.write(to: script, atomically: true, encoding: .utf8)
@@ -260,12 +261,19 @@ import Testing
             Exec=/usr/bin/python3 \(script.path)
             """.write(to: services.appendingPathComponent("org.example.Activated.service"), atomically: true, encoding: .utf8)
         let bus = try PrivateBus(serviceDirectories: [services.path])
+        defer { bus.stop() }
         let client = try DBusConnection(address: bus.address)
         defer { client.close() }
         #expect(try await client.listActivatableNames().contains("org.example.Activated"))
         #expect(try await client.nameOwner("org.example.Activated") == nil)
         #expect(try await client.startServiceByName("org.example.Activated"))
         #expect(try await client.nameOwner("org.example.Activated") != nil)
+        // The bus runs its services with no signal blocked (a blocked SIGTERM would make them unstoppable).
+        let pid = try await client.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetConnectionUnixProcessID", arguments: [.string("org.example.Activated")]).first?.uint32Value
+        let status = try String(contentsOfFile: "/proc/\(try #require(pid))/status", encoding: .utf8)
+        #expect(status.split(separator: "\n").contains("SigBlk:\t0000000000000000"), "\(status)")
         #expect(try await client.startServiceByName("org.example.Activated") == false)
         let missing = await #expect(throws: DBusError.self) { _ = try await client.startServiceByName("org.example.Missing") }
         #expect(missing?.name == DBusError.serviceUnknownName)

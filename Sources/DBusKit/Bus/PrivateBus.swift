@@ -48,7 +48,7 @@ public final class PrivateBus: Sendable {
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Self.withNoSignalsBlocked { try process.run() }
         self.process = process
 
         var line = Data()
@@ -79,6 +79,19 @@ public final class PrivateBus: Sendable {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs `body` with this thread's signal mask empty. A spawned child inherits the calling
+    /// thread's mask, and Swift's worker threads block most signals: a `dbus-daemon` started with
+    /// SIGCHLD blocked never learns that an activated service exited (activation hangs until its
+    /// time-out), and every service it starts would inherit SIGTERM blocked.
+    static func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t()
+        sigemptyset(&none)
+        var saved = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &none, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        return try body()
     }
 
     private static func escape(_ s: String) -> String {
