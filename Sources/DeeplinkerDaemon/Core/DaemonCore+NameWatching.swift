@@ -40,20 +40,16 @@ extension DaemonCore {
     nonisolated static func subscribeToNames(
         _ apps: [String], on connection: DBusConnection, onChange: @escaping @Sendable (String, String) -> Void
     ) async -> [(app: String, result: Result<UInt64, DBusError>)] {
-        await withTaskGroup(of: (String, Result<UInt64, DBusError>).self) { group in
-            for app in apps {
-                group.addTask {
-                    do throws(DBusError) {
-                        return (app, .success(try await connection.onNameOwnerChanged(name: app) { name, _, owner in onChange(name, owner) }))
-                    } catch {
-                        return (app, .failure(error))
-                    }
-                }
+        let subscriptions = apps.map { app in
+            Task { () async throws -> UInt64 in
+                try await connection.onNameOwnerChanged(name: app) { name, _, owner in onChange(name, owner) }
             }
-            var results: [(app: String, result: Result<UInt64, DBusError>)] = []
-            for await (app, result) in group { results.append((app, result)) }
-            return results
         }
+        var results: [(app: String, result: Result<UInt64, DBusError>)] = []
+        for (app, subscription) in zip(apps, subscriptions) {
+            results.append((app, await subscription.result.mapError { $0 as? DBusError ?? .failed("\($0)") }))
+        }
+        return results
     }
 
     /// Its subscription is active: keep the token (or drop it if the app went away meanwhile) and
