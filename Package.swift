@@ -103,8 +103,16 @@ let package = Package(
             name: "DeeplinkerCLITests",
             dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport"]
         ),
-        // Helpers shared by the test targets (waiting on events without sleeping).
-        .target(name: "DeeplinkerTestSupport", dependencies: ["DBusKit", "DeeplinkerCore", "DeeplinkerProtocol"], path: "Tests/Support"),
+        // The one set of helpers of every test target (Tests/Support): the scoped daemon fixture
+        // `DaemonFixture.withDaemon`, the stand-in apps, `Recorder`, `TestProcess`, temporary
+        // directories and files; every wait has a time-out, none is a fixed sleep.
+        .target(
+            name: "DeeplinkerTestSupport",
+            dependencies: [
+                "DBusKit", "DeeplinkerClient", "DeeplinkerCore", "DeeplinkerDaemon", "DeeplinkerProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support"),
         // libFuzzer targets (scripts/fuzz.sh NAME SECONDS; build with --sanitize=fuzzer).
         .executableTarget(name: "fuzz-url-matching", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-url-matching"),
         .executableTarget(name: "fuzz-payload-mapping", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-payload-mapping"),

@@ -241,9 +241,8 @@ import Testing
 
     @Test("bus driver calls: activatable names and service start")
     func busDriver() async throws {
-        let services = FileManager.default.temporaryDirectory.appendingPathComponent("svc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: services) }
+        let directory = try TemporaryDirectory(prefix: "svc")
+        let services = URL(fileURLWithPath: directory.path)
         let script = services.appendingPathComponent("svc.py")
         try """
             import dbus, dbus.service, os
@@ -272,7 +271,7 @@ import Testing
         let pid = try await client.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "GetConnectionUnixProcessID", arguments: [.string("org.example.Activated")]).first?.uint32Value
-        let status = try String(contentsOfFile: "/proc/\(try #require(pid))/status", encoding: .utf8)
+        let status = try TestFiles.read("/proc/\(try #require(pid))/status")
         #expect(status.split(separator: "\n").contains("SigBlk:\t0000000000000000"), "\(status)")
         #expect(try await client.startServiceByName("org.example.Activated") == false)
         let missing = await #expect(throws: DBusError.self) { _ = try await client.startServiceByName("org.example.Missing") }

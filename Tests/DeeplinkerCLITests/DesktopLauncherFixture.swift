@@ -13,39 +13,37 @@ struct DesktopLauncherFixture {
     /// The environment: xdg-open's generic mode only runs an x-scheme-handler's Exec when DISPLAY
     /// (or WAYLAND_DISPLAY) is set; it never connects, so any value does.
     var environment: [String: String] {
-        let binDir = URL(fileURLWithPath: DaemonFixture.binary).deletingLastPathComponent().path
-        return f.environment([
-            "PATH": binDir + ":/usr/bin:/bin", "XDG_CURRENT_DESKTOP": "", "DISPLAY": ":99",
-            "HOME": f.root.appendingPathComponent("home").path,
+        f.clientEnvironment([
+            "PATH": TestProcess.productsDirectory.path + ":/usr/bin:/bin", "XDG_CURRENT_DESKTOP": "", "DISPLAY": ":99",
+            "HOME": f.root + "/home",
             "XDG_DATA_DIRS": systemData, "GIO_USE_VFS": "local",
         ])
     }
 
-    var systemData: String { f.root.appendingPathComponent("system").path }
+    var systemData: String { f.root + "/system" }
     var systemApplications: String { systemData + "/applications" }
     var userApplications: String { environment["XDG_DATA_HOME"]! + "/applications" }
     var mimeapps: String { environment["XDG_CONFIG_HOME"]! + "/mimeapps.list" }
 
     /// The absolute path written entries name (`/proc/self/exe` of the binary).
-    static var deeplinker: String { URL(fileURLWithPath: DaemonFixture.binary).resolvingSymlinksInPath().path }
+    static var deeplinker: String { URL(fileURLWithPath: TestProcess.product("deeplinker")).resolvingSymlinksInPath().path }
 
     /// Writes an installed entry `<app>.desktop` into the system data directory.
     func installSystemEntry(_ app: String, _ text: String) throws {
-        try FileManager.default.createDirectory(atPath: systemApplications, withIntermediateDirectories: true)
-        try text.write(toFile: "\(systemApplications)/\(app).desktop", atomically: true, encoding: .utf8)
+        try TestFiles.write(text, to: "\(systemApplications)/\(app).desktop")
     }
 
     /// Runs `deeplinker ARGS --config-dir DIR` in the desktop environment.
-    func deeplinker(_ arguments: [String]) async throws -> CLIResult {
-        try await DaemonFixture.runProcess(DaemonFixture.binary, arguments + ["--config-dir", f.configDir], environment: environment)
+    func deeplinker(_ arguments: [String]) async throws -> TestProcess.Result {
+        try await TestProcess.run(TestProcess.product("deeplinker"), arguments + ["--config-dir", f.configDir], environment: environment)
     }
 
-    func run(_ tool: String, _ arguments: [String]) async throws -> CLIResult {
-        try await DaemonFixture.runProcess(tool, arguments, environment: environment)
+    func run(_ tool: String, _ arguments: [String]) async throws -> TestProcess.Result {
+        try await TestProcess.run(tool, arguments, environment: environment)
     }
 
     /// Runs a python snippet with GIO imported as `Gio` and `sys.argv[1:]` = `arguments`.
-    func gio(_ script: String, _ arguments: [String] = []) async throws -> CLIResult {
+    func gio(_ script: String, _ arguments: [String] = []) async throws -> TestProcess.Result {
         let prelude = "import sys, gi\ngi.require_version('Gio', '2.0')\nfrom gi.repository import Gio\n"
         return try await run("/usr/bin/python3", ["-c", prelude + script] + arguments)
     }
@@ -64,16 +62,22 @@ struct DesktopLauncherFixture {
                 "\(path): \(validate.stdout)\(validate.stderr)", sourceLocation: sourceLocation)
     }
 
-    /// Subscribes to `InvocationChanged`, runs `body`, and returns the first change for `app`.
-    func firstChange(for app: String, after body: () async throws -> Void) async throws -> (InvocationChange, DeeplinkerProxy) {
+    /// Subscribes to `InvocationChanged`, runs `body`, and returns the first change (for `app`
+    /// when given) and the proxy that saw it.
+    func firstChange(for app: String?, after body: () async throws -> Void) async throws -> (InvocationChange, DeeplinkerProxy) {
         let proxy = try f.proxy()
         let changes = Recorder<InvocationChange>()
         try await proxy.onInvocationChanged { changes.put($0) }
         try await body()
-        return (try await changes.next(where: { $0.appID == app }), proxy)
+        return (try await changes.next(where: { app == nil || $0.appID == app }), proxy)
     }
 
-    static func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    /// Runs `xdg-open URL` in the desktop environment and returns the first `InvocationChanged` it
+    /// causes.
+    func xdgOpen(_ url: String) async throws -> (InvocationChange, DeeplinkerProxy) {
+        try await firstChange(for: nil) {
+            let open = try await run("/usr/bin/xdg-open", [url])
+            #expect(open.status == 0, "\(open.stdout)\(open.stderr)")
+        }
     }
 }

@@ -34,18 +34,19 @@ import DeeplinkerTestSupport
         """#
 
     @Test func gioApplicationReceivesThePendingRoute() async throws {
-        let f = try await DaemonFixture()
-        let opened = try await f.run(["open", "bestrecipes://recipe/12?country=FR"])
-        #expect(opened.status == 0, "\(opened.stderr)")
-        let app = try TestProcess(
-            executable: "/usr/bin/python3", arguments: ["-c", Self.script],
-            environment: f.environment(["DBUS_SESSION_BUS_ADDRESS": f.bus.address]))
-        defer { app.stop() }
-        try await app.waitForLine(containing: "registered")
-        let line = try await app.waitForLine(containing: "recipe ")
-        #expect(line == "recipe country=FR id=12")
-        #expect(try await f.run(["pending", "com.bestrecipes.App"]).stdout == "nothing pending for com.bestrecipes.App\n")
-        let history = try await f.run(["history", "com.bestrecipes.App", "--json"])
-        #expect(history.stdout.contains(#""status":"delivered""#))
+        try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs) { f in
+            let opened = try await f.run(["open", "bestrecipes://recipe/12?country=FR"])
+            #expect(opened.status == 0, "\(opened.stderr)")
+            let app = try TestProcess(
+                executable: "/usr/bin/python3", arguments: ["-c", Self.script],
+                environment: f.clientEnvironment(["DBUS_SESSION_BUS_ADDRESS": f.bus.address]))
+            defer { app.stop() }
+            try await app.waitForLine(containing: "registered")
+            let line = try await app.waitForLine(containing: "recipe ")
+            #expect(line == "recipe country=FR id=12")
+            #expect(try await f.run(["pending", "com.bestrecipes.App"]).stdout == "nothing pending for com.bestrecipes.App\n")
+            let history = try await f.run(["history", "com.bestrecipes.App", "--json"])
+            #expect(history.stdout.contains(#""status":"delivered""#))
+        }
     }
 }

@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerClient
 import DeeplinkerCore
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 
@@ -9,8 +10,8 @@ import Testing
 /// systemd-analyze, a private dbus-daemon that activates the installed daemon, the installed CLI.
 @Suite("scripts/install")
 struct InstallTests {
-    static let script = DaemonFixture.repository.appendingPathComponent("scripts/install").path
-    static var buildDirectory: String { URL(fileURLWithPath: DaemonFixture.binary).deletingLastPathComponent().path }
+    static let script = TestFiles.repository("scripts/install")
+    static var buildDirectory: String { TestProcess.productsDirectory.path }
 
     /// The files an install into `prefix` writes (the unit's folder depends on the prefix).
     static func installedFiles(prefix: String, unitDirectory: String) -> [String] {
@@ -25,12 +26,6 @@ struct InstallTests {
         ].map { prefix + "/" + $0 }
     }
 
-    static func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("deeplinker-install-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     static func environment(home: String) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = home
@@ -38,8 +33,17 @@ struct InstallTests {
         return env
     }
 
-    static func install(_ arguments: [String], home: String) async throws -> CLIResult {
-        try await DaemonFixture.runProcess(
+    /// Runs `body` with a temporary home and an install into `HOME/prefix`.
+    static func withInstall(_ body: (_ home: String, _ prefix: String) async throws -> Void) async throws {
+        try await TemporaryDirectory.with(prefix: "deeplinker-install") { directory in
+            let prefix = directory.path + "/prefix"
+            #expect(try await install(["--prefix", prefix], home: directory.path).status == 0)
+            try await body(directory.path, prefix)
+        }
+    }
+
+    static func install(_ arguments: [String], home: String) async throws -> TestProcess.Result {
+        try await TestProcess.run(
             "/bin/bash", [script] + arguments + ["--from-build-dir", buildDirectory], environment: environment(home: home))
     }
 
@@ -56,133 +60,135 @@ struct InstallTests {
         return files.sorted()
     }
 
-    static func systemdAnalyze(_ arguments: [String], runtime: String) async throws -> CLIResult {
+    static func systemdAnalyze(_ arguments: [String], runtime: String) async throws -> TestProcess.Result {
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtime
-        return try await DaemonFixture.runProcess("/usr/bin/systemd-analyze", arguments, environment: env)
+        return try await TestProcess.run("/usr/bin/systemd-analyze", arguments, environment: env)
     }
 
     @Test("an install into a prefix puts every file in place with absolute paths, twice without harm, and prints the next steps")
     func installPutsEveryFile() async throws {
-        let home = try Self.temporaryDirectory()
-        let prefix = home + "/opt/deeplinker"
-        let first = try await Self.install(["--prefix", prefix], home: home)
-        #expect(first.status == 0, "\(first.stderr)")
-        let files = Self.installedFiles(prefix: prefix, unitDirectory: "lib/systemd/user")
-        #expect(Self.tree(prefix) == files.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
-        for file in files { #expect(FileManager.default.fileExists(atPath: file), "missing \(file)") }
-        for binary in ["deeplinkerd", "deeplinker"] {
-            #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/" + binary))
-            let version = try await DaemonFixture.runProcess(prefix + "/bin/" + binary, ["--version"], environment: Self.environment(home: home))
-            #expect(version.stdout == DeeplinkerVersion.current + "\n")
-        }
-        let unit = try String(contentsOfFile: prefix + "/lib/systemd/user/deeplinkerd.service", encoding: .utf8)
-        #expect(unit.contains("\nExecStart=\(prefix)/bin/deeplinkerd\n"))
-        #expect(unit.contains("\nExecReload=\(prefix)/bin/deeplinker reload\n"))
-        let service = try String(contentsOfFile: prefix + "/share/dbus-1/services/org.deeplinker.Deeplinker1.service", encoding: .utf8)
-        #expect(service.contains("\nExec=\(prefix)/bin/deeplinkerd\n"))
-        #expect(service.contains("SystemdService=deeplinkerd.service"))
-        for text in [unit, service] {
-            #expect(!text.contains("@bindir@"))
-            #expect(!text.contains("/usr/bin/env"))
-        }
-        let xml = try String(contentsOfFile: prefix + "/share/dbus-1/interfaces/org.deeplinker.Deeplinker1.xml", encoding: .utf8)
-        #expect(xml.contains("<property name=\"Version\" type=\"s\" access=\"read\"/>"))
-        let bash = try String(contentsOfFile: prefix + "/share/bash-completion/completions/deeplinker", encoding: .utf8)
-        #expect(bash.contains("status") && bash.contains("reload") && bash.contains("complete"))
-        #expect(try String(contentsOfFile: prefix + "/share/zsh/site-functions/_deeplinker", encoding: .utf8).hasPrefix("#compdef deeplinker"))
-        #expect(try String(contentsOfFile: prefix + "/share/fish/vendor_completions.d/deeplinkerd.fish", encoding: .utf8).contains("log-level"))
-        let man = try String(contentsOfFile: prefix + "/share/man/man1/deeplinkerd.1", encoding: .utf8)
-        #expect(man.hasPrefix(".TH DEEPLINKERD 1"))
-        #expect(man.contains("--log-level"))
-        #expect(first.stdout.contains("systemctl --user daemon-reload"))
-        #expect(first.stdout.contains("systemctl --user enable --now deeplinkerd"))
+        try await TemporaryDirectory.with(prefix: "deeplinker-install") { directory in
+            let home = directory.path
+            let prefix = home + "/opt/deeplinker"
+            let first = try await Self.install(["--prefix", prefix], home: home)
+            #expect(first.status == 0, "\(first.stderr)")
+            let files = Self.installedFiles(prefix: prefix, unitDirectory: "lib/systemd/user")
+            #expect(Self.tree(prefix) == files.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
+            for file in files { #expect(FileManager.default.fileExists(atPath: file), "missing \(file)") }
+            for binary in ["deeplinkerd", "deeplinker"] {
+                #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/" + binary))
+                let version = try await TestProcess.run(prefix + "/bin/" + binary, ["--version"], environment: Self.environment(home: home))
+                #expect(version.stdout == DeeplinkerVersion.current + "\n")
+            }
+            let unit = try TestFiles.read(prefix + "/lib/systemd/user/deeplinkerd.service")
+            #expect(unit.contains("\nExecStart=\(prefix)/bin/deeplinkerd\n"))
+            #expect(unit.contains("\nExecReload=\(prefix)/bin/deeplinker reload\n"))
+            let service = try TestFiles.read(prefix + "/share/dbus-1/services/org.deeplinker.Deeplinker1.service")
+            #expect(service.contains("\nExec=\(prefix)/bin/deeplinkerd\n"))
+            #expect(service.contains("SystemdService=deeplinkerd.service"))
+            for text in [unit, service] {
+                #expect(!text.contains("@bindir@"))
+                #expect(!text.contains("/usr/bin/env"))
+            }
+            let xml = try TestFiles.read(prefix + "/share/dbus-1/interfaces/org.deeplinker.Deeplinker1.xml")
+            #expect(xml.contains("<property name=\"Version\" type=\"s\" access=\"read\"/>"))
+            let bash = try TestFiles.read(prefix + "/share/bash-completion/completions/deeplinker")
+            #expect(bash.contains("status") && bash.contains("reload") && bash.contains("complete"))
+            #expect(try TestFiles.read(prefix + "/share/zsh/site-functions/_deeplinker").hasPrefix("#compdef deeplinker"))
+            #expect(try TestFiles.read(prefix + "/share/fish/vendor_completions.d/deeplinkerd.fish").contains("log-level"))
+            let man = try TestFiles.read(prefix + "/share/man/man1/deeplinkerd.1")
+            #expect(man.hasPrefix(".TH DEEPLINKERD 1"))
+            #expect(man.contains("--log-level"))
+            #expect(first.stdout.contains("systemctl --user daemon-reload"))
+            #expect(first.stdout.contains("systemctl --user enable --now deeplinkerd"))
 
-        let before = try FileManager.default.attributesOfItem(atPath: prefix + "/bin/deeplinkerd")[.size] as? Int
-        let second = try await Self.install(["--prefix", prefix], home: home)
-        #expect(second.status == 0, "\(second.stderr)")
-        #expect(Self.tree(prefix) == files.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
-        #expect(try FileManager.default.attributesOfItem(atPath: prefix + "/bin/deeplinkerd")[.size] as? Int == before)
+            let before = try FileManager.default.attributesOfItem(atPath: prefix + "/bin/deeplinkerd")[.size] as? Int
+            let second = try await Self.install(["--prefix", prefix], home: home)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(Self.tree(prefix) == files.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
+            #expect(try FileManager.default.attributesOfItem(atPath: prefix + "/bin/deeplinkerd")[.size] as? Int == before)
+        }
     }
 
     @Test("the default prefix ~/.local puts the unit where the user manager looks: share/systemd/user")
     func defaultPrefixUnitDirectory() async throws {
-        let home = try Self.temporaryDirectory()
-        let result = try await Self.install([], home: home)
-        #expect(result.status == 0, "\(result.stderr)")
-        let files = Self.installedFiles(prefix: home + "/.local", unitDirectory: "share/systemd/user")
-        for file in files { #expect(FileManager.default.fileExists(atPath: file), "missing \(file)") }
-        #expect(!FileManager.default.fileExists(atPath: home + "/.local/lib"))
-        #expect(Self.tree(home) == files.map { String($0.dropFirst(home.count + 1)) }.sorted())
+        try await TemporaryDirectory.with(prefix: "deeplinker-install") { directory in
+            let home = directory.path
+            let result = try await Self.install([], home: home)
+            #expect(result.status == 0, "\(result.stderr)")
+            let files = Self.installedFiles(prefix: home + "/.local", unitDirectory: "share/systemd/user")
+            for file in files { #expect(FileManager.default.fileExists(atPath: file), "missing \(file)") }
+            #expect(!FileManager.default.fileExists(atPath: home + "/.local/lib"))
+            #expect(Self.tree(home) == files.map { String($0.dropFirst(home.count + 1)) }.sorted())
+        }
     }
 
     @Test("the installed unit: systemd-analyze verify says nothing, security --offline rates it 2.0 or lower")
     func installedUnitVerifiesAndScores() async throws {
-        let home = try Self.temporaryDirectory()
-        let prefix = home + "/prefix"
-        #expect(try await Self.install(["--prefix", prefix], home: home).status == 0)
-        let unit = prefix + "/lib/systemd/user/deeplinkerd.service"
-        let runtime = try Self.temporaryDirectory()
-        chmod(runtime, 0o700)
-        let verify = try await Self.systemdAnalyze(["--user", "verify", unit], runtime: runtime)
-        #expect(verify.status == 0)
-        #expect(verify.stdout.isEmpty && verify.stderr.isEmpty, "verify said: \(verify.stdout)\(verify.stderr)")
-        let security = try await Self.systemdAnalyze(["security", "--user", "--offline=yes", "--no-pager", unit], runtime: runtime)
-        let line = try #require(security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level for deeplinkerd.service:") })
-        let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
-        #expect(score <= 2.0, "\(line)")
-        for directive in ["Type=dbus", "BusName=org.deeplinker.Deeplinker1", "Restart=on-failure", "WatchdogSec=", "Slice=session.slice"] {
-            #expect(try String(contentsOfFile: unit, encoding: .utf8).contains("\n" + directive), "unit lacks \(directive)")
+        try await Self.withInstall { home, prefix in
+            let unit = prefix + "/lib/systemd/user/deeplinkerd.service"
+            let runtime = home + "/runtime"
+            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+            chmod(runtime, 0o700)
+            let verify = try await Self.systemdAnalyze(["--user", "verify", unit], runtime: runtime)
+            #expect(verify.status == 0)
+            #expect(verify.stdout.isEmpty && verify.stderr.isEmpty, "verify said: \(verify.stdout)\(verify.stderr)")
+            let security = try await Self.systemdAnalyze(["security", "--user", "--offline=yes", "--no-pager", unit], runtime: runtime)
+            let line = try #require(security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level for deeplinkerd.service:") })
+            let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
+            #expect(score <= 2.0, "\(line)")
+            for directive in ["Type=dbus", "BusName=org.deeplinker.Deeplinker1", "Restart=on-failure", "WatchdogSec=", "Slice=session.slice"] {
+                #expect(try TestFiles.read(unit).contains("\n" + directive), "unit lacks \(directive)")
+            }
+            // The daemon keeps its database in $XDG_STATE_HOME/deeplinker, not in a StateDirectory= under ~/.config.
+            #expect(try !TestFiles.read(unit).contains("\nStateDirectory="))
         }
-        // The daemon keeps its database in $XDG_STATE_HOME/deeplinker, not in a StateDirectory= under ~/.config.
-        #expect(try !String(contentsOfFile: unit, encoding: .utf8).contains("\nStateDirectory="))
     }
 
     @Test("a dbus-daemon whose service directory is the installed one starts the installed daemon on the first call")
     func installedServiceActivates() async throws {
-        let home = try Self.temporaryDirectory()
-        let prefix = home + "/prefix"
-        #expect(try await Self.install(["--prefix", prefix], home: home).status == 0)
-        let bus = try PrivateBus(serviceDirectories: [prefix + "/share/dbus-1/services"])
-        defer { bus.stop() }
-        let client = try DBusConnection(address: bus.address)
-        defer { client.close() }
-        // The activated daemon's environment: a state and config home of its own.
-        let environment: [String: String] = ["XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_DIRS": home + "/data"]
-        _ = try await client.call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "UpdateActivationEnvironment", arguments: [.stringDictionary(environment)])
-        #expect(try await client.nameOwner(DeeplinkerNames.busName) == nil)
-        let proxy = DeeplinkerProxy(connection: client, timeout: .seconds(20))
-        let properties = try await proxy.properties()
-        #expect(properties.version == DeeplinkerVersion.current)
-        #expect(properties.stateDirectory == home + "/state/deeplinker")
-        let owner = try #require(try await client.nameOwner(DeeplinkerNames.busName))
-        let pid = try #require(try await proxy.processID(of: owner))
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
-        #expect(executable == prefix + "/bin/deeplinkerd")
-        kill(pid_t(pid), SIGTERM)
+        try await Self.withInstall { home, prefix in
+            let bus = try PrivateBus(serviceDirectories: [prefix + "/share/dbus-1/services"])
+            defer { bus.stop() }
+            let client = try DBusConnection(address: bus.address)
+            defer { client.close() }
+            // The activated daemon's environment: a state and config home of its own.
+            let environment: [String: String] = ["XDG_STATE_HOME": home + "/state", "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_DIRS": home + "/data"]
+            _ = try await client.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "UpdateActivationEnvironment", arguments: [.stringDictionary(environment)])
+            #expect(try await client.nameOwner(DeeplinkerNames.busName) == nil)
+            let proxy = DeeplinkerProxy(connection: client, timeout: .seconds(20))
+            let properties = try await proxy.properties()
+            #expect(properties.version == DeeplinkerVersion.current)
+            #expect(properties.stateDirectory == home + "/state/deeplinker")
+            let owner = try #require(try await client.nameOwner(DeeplinkerNames.busName))
+            let pid = try #require(try await proxy.processID(of: owner))
+            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+            #expect(executable == prefix + "/bin/deeplinkerd")
+            kill(pid_t(pid), SIGTERM)
+        }
     }
 
     @Test("uninstall removes every installed file and nothing else; twice is harmless")
     func uninstallRemovesExactlyTheFiles() async throws {
-        let home = try Self.temporaryDirectory()
-        let prefix = home + "/prefix"
-        #expect(try await Self.install(["--prefix", prefix], home: home).status == 0)
-        // Files of others in the same folders stay.
-        let others = [prefix + "/bin/other-tool", prefix + "/share/man/man1/other.1", prefix + "/lib/systemd/user/other.service",
-                      prefix + "/share/dbus-1/services/org.example.Other.service"]
-        for file in others { try "keep\n".write(toFile: file, atomically: true, encoding: .utf8) }
-        let result = try await Self.install(["--uninstall", "--prefix", prefix], home: home)
-        #expect(result.status == 0, "\(result.stderr)")
-        for file in Self.installedFiles(prefix: prefix, unitDirectory: "lib/systemd/user") {
-            #expect(!FileManager.default.fileExists(atPath: file), "left \(file)")
-            #expect(result.stdout.contains("removed \(file)"))
+        try await Self.withInstall { home, prefix in
+            // Files of others in the same folders stay.
+            let others = [prefix + "/bin/other-tool", prefix + "/share/man/man1/other.1", prefix + "/lib/systemd/user/other.service",
+                          prefix + "/share/dbus-1/services/org.example.Other.service"]
+            for file in others { try "keep\n".write(toFile: file, atomically: true, encoding: .utf8) }
+            let result = try await Self.install(["--uninstall", "--prefix", prefix], home: home)
+            #expect(result.status == 0, "\(result.stderr)")
+            for file in Self.installedFiles(prefix: prefix, unitDirectory: "lib/systemd/user") {
+                #expect(!FileManager.default.fileExists(atPath: file), "left \(file)")
+                #expect(result.stdout.contains("removed \(file)"))
+            }
+            #expect(Self.tree(prefix) == others.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
+            let again = try await Self.install(["--uninstall", "--prefix", prefix], home: home)
+            #expect(again.status == 0)
+            #expect(!again.stdout.contains("removed "))
+            #expect(Self.tree(prefix) == others.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
         }
-        #expect(Self.tree(prefix) == others.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
-        let again = try await Self.install(["--uninstall", "--prefix", prefix], home: home)
-        #expect(again.status == 0)
-        #expect(!again.stdout.contains("removed "))
-        #expect(Self.tree(prefix) == others.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
     }
 }

@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import DeeplinkerRouteFiles
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 @testable import DeeplinkerDaemon
@@ -9,17 +10,13 @@ struct RouteDirectoryTests {
     static let good = "schemes = [\"a\"]\n[targets]\nhome = {}\n[[routes]]\npath = \"/\"\ntarget = \"home\"\n"
     static let other = "schemes = [\"b\"]\n[targets]\nhome = {}\n[[routes]]\npath = \"/x\"\ntarget = \"home\"\n"
 
-    /// A fresh temporary directory, removed when `body` returns.
+    /// A fresh temporary directory, removed when `body` returns or throws.
     func withTempDir(_ body: (String) throws -> Void) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("routedir-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try body(dir)
+        try TemporaryDirectory.with { try body($0.path) }
     }
 
     func write(_ text: String, to path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try TestFiles.write(text, to: path)
     }
 
     @Test func searchPath() {
@@ -104,9 +101,7 @@ struct RouteDirectoryTests {
     }
 
     @Test func loadsTheShippedExamples() throws {
-        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Config/apps").path
-        let result = RouteDirectory.load(directories: [examples])
+        let result = RouteDirectory.load(directories: [TestRouteFiles.shippedDirectory])
         #expect(result.errors.isEmpty, "\(result.errors)")
         #expect(result.configs.keys.sorted() == ["com.bestrecipes.App", "com.example.Apartments"])
     }

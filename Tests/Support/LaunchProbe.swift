@@ -99,3 +99,27 @@ public enum LaunchProbe {
         GLib.MainLoop().run()
         """#
 }
+
+/// A python `org.freedesktop.systemd1` on the fixture's bus (``LaunchProbe/systemdScript``)
+/// recording `StartTransientUnit`.
+public final class SystemdStandIn: Sendable {
+    public let units = Recorder<LaunchProbe.TransientUnit>()
+    private let process: TestProcess
+
+    /// Starts it; returns once it owns `org.freedesktop.systemd1`.
+    public init(_ f: DaemonFixture) async throws {
+        let units = self.units
+        try await f.client.subscribe(LaunchProbe.transientUnitRule) { _, a in
+            if let unit = LaunchProbe.TransientUnit(a) { units.put(unit) }
+        }
+        let script = f.root + "/systemd.py"
+        try LaunchProbe.systemdScript.write(toFile: script, atomically: true, encoding: .utf8)
+        process = try TestProcess(
+            executable: "/usr/bin/python3", arguments: [script, f.bus.address], environment: ProcessInfo.processInfo.environment)
+        try await f.client.waitForOwner("org.freedesktop.systemd1")
+    }
+
+    public func stop() {
+        process.stop()
+    }
+}

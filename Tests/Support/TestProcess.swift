@@ -10,6 +10,11 @@ public final class TestProcess: Sendable {
         public let status: Int32
         public let stdout: String
         public let stderr: String
+
+        /// stdout's lines.
+        public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+        /// stdout followed by stderr.
+        public var output: String { stdout + stderr }
     }
 
     public let process: Process
@@ -26,14 +31,25 @@ public final class TestProcess: Sendable {
         var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
     }
 
-    /// The directory of this package's built products (next to the test bundle).
-    public static var productsDirectory: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    }
+    /// The directory of this package's built products: the first directory holding `deeplinkerd`
+    /// at or above the test bundle (`swift test` runs it from the build directory), else the
+    /// bundle's own directory.
+    public static let productsDirectory: URL = {
+        var candidates: [URL] = []
+        for start in [URL(fileURLWithPath: CommandLine.arguments[0]), URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()] {
+            var directory = start.deletingLastPathComponent()
+            for _ in 0..<4 {
+                candidates.append(directory)
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("deeplinkerd").path) }
+            ?? candidates[0]
+    }()
 
-    /// The repository root (this file is Tests/Support/TestProcess.swift).
-    public static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The path of one of this package's executables (`deeplinkerd`, `deeplinker`).
+    public static func product(_ name: String) -> String {
+        productsDirectory.appendingPathComponent(name).path
     }
 
     /// Starts `executable` with exactly `environment`.
@@ -55,13 +71,14 @@ public final class TestProcess: Sendable {
 
     /// Starts one of this package's products (`deeplinkerd`, `deeplinker`).
     public convenience init(product: String, arguments: [String], environment: [String: String]) throws {
-        try self.init(
-            executable: Self.productsDirectory.appendingPathComponent(product).path, arguments: arguments, environment: environment)
+        try self.init(executable: Self.product(product), arguments: arguments, environment: environment)
     }
 
-    /// Runs a program to completion (stdin at its end) and returns its status and output.
+    /// Runs a program to completion (stdin at its end) and returns its status and output; past
+    /// `timeout` it is killed and this throws.
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String], timeout: Duration = .seconds(60)
+        _ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        timeout: Duration = .seconds(60)
     ) async throws -> Result {
         let child = try TestProcess(executable: executable, arguments: arguments, environment: environment)
         child.closeInput()
@@ -115,6 +132,9 @@ public final class TestProcess: Sendable {
         return (status, stderr)
     }
 
+    /// Whether the process ended by a signal (`process.terminationStatus` is then the signal).
+    public var endedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
+
     /// Everything written to stdout / stderr so far.
     public var stdout: String { collectedOut.text }
     public var stderr: String { collectedErr.text }
@@ -147,5 +167,29 @@ public final class TestProcess: Sendable {
             if !buffer.isEmpty { lines.put(String(decoding: buffer, as: UTF8.self)) }
             drained.put(())
         }
+    }
+}
+
+extension TestProcess {
+    /// Runs a program to completion from code that cannot await (a trait's condition, a `deinit`),
+    /// its output discarded; past `timeout` it is killed and this throws.
+    @discardableResult
+    public static func runBlocking(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(60)) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let (seconds, attoseconds) = timeout.components
+        guard exited.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .success else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments) did not exit within \(timeout)"])
+        }
+        return process.terminationStatus
     }
 }

@@ -1,16 +1,13 @@
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 @testable import DeeplinkerCore
 
 /// Shared helpers for the routing tests: parse inline route files and the shipped examples.
 enum RoutingFixtures {
-    /// The repository root, found from this file's path.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// The text of a shipped example in Config/apps/.
     static func exampleText(_ appID: String) throws -> String {
-        try String(contentsOf: repositoryRoot.appendingPathComponent("Config/apps/\(appID).toml"), encoding: .utf8)
+        try TestRouteFiles.original(appID)
     }
 
     static func example(_ appID: String) throws -> AppConfig {

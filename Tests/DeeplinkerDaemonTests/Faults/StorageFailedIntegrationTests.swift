@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerDaemon
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import DeeplinkerTestSupport
 import Foundation
 
 /// A small real tmpfs mounted on a directory for one test, so "disk full" and "read-only file system"
@@ -15,10 +16,8 @@ final class TmpfsMount: @unchecked Sendable {
 
     /// Whether this process may mount a tmpfs (tried once, on a scratch directory).
     static let isAvailable: Bool = {
-        let probe = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-tmpfs-probe-\(getpid())")
-        defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil,
-            let mount = try? TmpfsMount(path: probe, size: "64k")
+        guard let probe = try? TemporaryDirectory(prefix: "deeplinker-tmpfs-probe"),
+            let mount = try? TmpfsMount(path: probe.path, size: "64k")
         else { return false }
         mount.unmount()
         return true
@@ -63,15 +62,9 @@ final class TmpfsMount: @unchecked Sendable {
     deinit { unmount() }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments) exited \(process.terminationStatus)"])
+        let status = try TestProcess.runBlocking(tool, arguments)
+        guard status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments) exited \(status)"])
         }
     }
 }

@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerCore
+import DeeplinkerTestSupport
 @testable import DeeplinkerDaemon
 import Foundation
 import GRDB
@@ -16,28 +17,26 @@ struct UnusableDatabaseTests {
     @Test("a garbage file as the database: the daemon starts, serves, logs both paths; the renamed files exist")
     func garbageDatabaseIsSetAsideByTheDaemon() async throws {
         let recipes = TestRouteFiles.recipes
-        let f = try await DaemonFixture(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)], startDaemon: false)
-        let path = f.stateDir + "/" + SQLiteInvocationStore.fileName
-        for suffix in ["", "-wal", "-shm"] {
-            _ = FileManager.default.createFile(atPath: path + suffix, contents: Self.garbage + Data(suffix.utf8))
-        }
-        let log = CapturedLog()
-        let daemon = try await buildDaemon(f.configuration, logger: log.logger())
-        let task = Task { try? await daemon.run() }
+        try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)], startDaemon: false) { f in
+            let path = f.stateDir + "/" + SQLiteInvocationStore.fileName
+            for suffix in ["", "-wal", "-shm"] {
+                _ = FileManager.default.createFile(atPath: path + suffix, contents: Self.garbage + Data(suffix.utf8))
+            }
+            let log = CapturedLog()
+            try await f.startDaemon(logger: log.logger())
 
-        let reply = try await f.openURL(recipes, "bestrecipes://recipe/7")
-        #expect(try await f.history(recipes).map(\.id) == [reply.id], "started empty, and serving")
+            let reply = try await f.openURL(recipes, "bestrecipes://recipe/7")
+            #expect(try await f.history(recipes).map(\.id) == [reply.id], "started empty, and serving")
 
-        let errors = log.messages(at: .error)
-        let line = try #require(errors.first { $0.contains(path) && $0.contains(".corrupt-") }, "logged: \(errors)")
-        let renamed = try #require(Self.renamedPath(in: line, original: path))
-        #expect(renamed.hasPrefix(path + ".corrupt-"))
-        #expect(renamed.range(of: #"\.corrupt-\d{8}T\d{6}Z$"#, options: .regularExpression) != nil, "\(renamed)")
-        for suffix in ["", "-wal", "-shm"] {
-            #expect(FileManager.default.contents(atPath: renamed + suffix) == Self.garbage + Data(suffix.utf8), "kept: \(suffix)")
+            let errors = log.messages(at: .error)
+            let line = try #require(errors.first { $0.contains(path) && $0.contains(".corrupt-") }, "logged: \(errors)")
+            let renamed = try #require(Self.renamedPath(in: line, original: path))
+            #expect(renamed.hasPrefix(path + ".corrupt-"))
+            #expect(renamed.range(of: #"\.corrupt-\d{8}T\d{6}Z$"#, options: .regularExpression) != nil, "\(renamed)")
+            for suffix in ["", "-wal", "-shm"] {
+                #expect(FileManager.default.contents(atPath: renamed + suffix) == Self.garbage + Data(suffix.utf8), "kept: \(suffix)")
+            }
         }
-        task.cancel()
-        await task.value
     }
 
     @Test("a database of a newer schema version is set aside, not opened")

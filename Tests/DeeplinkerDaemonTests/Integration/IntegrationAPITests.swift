@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerCore
 import DeeplinkerDaemon
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 
@@ -93,7 +94,7 @@ struct IntegrationAPITests {
             let recipesConfig = try RouteFileParser.parse(try TestRouteFiles.shipped(recipes), appID: recipes, file: "\(recipes).toml")
             try DesktopEntry.render(config: recipesConfig).write(toFile: entryPath, atomically: true, encoding: .utf8)
             try await f.call("SetShortcuts", [.string(recipes), .strings(["com.bestrecipes.favorites"])])
-            let entry = try String(contentsOfFile: entryPath, encoding: .utf8)
+            let entry = try TestFiles.read(entryPath)
             #expect(entry.contains("Actions=com-bestrecipes-favorites;\n"))
             #expect(!entry.contains("com-bestrecipes-search"))
             let unavailable = try await f.failingCall("PerformShortcut", [.string(recipes), .string("com.bestrecipes.search")])
@@ -208,7 +209,7 @@ struct IntegrationAPITests {
             let xml = try await f.client.call(
                 destination: DaemonFixture.busName, path: DaemonFixture.objectPath,
                 interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
-            let shipped = try Data(contentsOf: DaemonFixture.repositoryRoot.appendingPathComponent("Config/org.deeplinker.Deeplinker1.xml"))
+            let shipped = try Data(contentsOf: TestFiles.repositoryRoot.appendingPathComponent("Config/org.deeplinker.Deeplinker1.xml"))
             #expect(Data((xml.first?.stringValue ?? "").utf8) == shipped)
             let version = try await f.client.call(
                 destination: DaemonFixture.busName, path: DaemonFixture.objectPath,
@@ -225,10 +226,8 @@ struct IntegrationAPITests {
     @Test("a second daemon on the same bus is refused with nameTaken; the first keeps serving")
     func secondDaemonRefused() async throws {
         try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)]) { f in
-            let other = FileManager.default.temporaryDirectory.appendingPathComponent("deeplinker-second-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: other) }
             var configuration = f.configuration
-            configuration.stateDirectory = other
+            configuration.stateDirectory = f.root + "/state2"
             do {
                 _ = try await buildDaemon(configuration, logger: DaemonFixture.logger)
                 Issue.record("a second daemon started")
@@ -265,7 +264,7 @@ struct IntegrationAPITests {
             let all = f.changes.all
             #expect(all.contains { $0.status == "rejected" })
             for change in all {
-                let text = change.status + change.detail + change.appID + change.id
+                let text = change.status + change.detail + change.appID + change.invocationID
                 #expect(!text.contains("SECRET") && !text.contains("987654321"), "\(change)")
             }
             app.close()

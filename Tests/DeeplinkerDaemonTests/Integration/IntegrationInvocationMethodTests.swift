@@ -121,7 +121,7 @@ struct IntegrationInvocationMethodTests {
     func dedupeAcrossRestart() async throws {
         try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["dedupe-window": "\"60s\""])]) { f in
             let first = try await f.openURL(recipes, "bestrecipes://recipe/61")
-            await f.stopDaemon()
+            try await f.stopDaemon()
             try await f.startDaemon()
             let again = try await f.openURL(recipes, "bestrecipes://recipe/61")
             #expect(again == first)

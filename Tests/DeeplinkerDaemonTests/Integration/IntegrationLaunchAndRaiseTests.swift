@@ -77,122 +77,90 @@ struct IntegrationLaunchAndRaiseTests {
 
     // MARK: - Launch from the desktop entry
 
-    /// A world with `launchable` configured for `launch`, its installed desktop entry running the
-    /// probe script, and service-manager variables in the daemon's environment.
-    static func launchWorld(launch: String = "\"auto\"") async throws -> (DaemonFixture, Recorder<LaunchProbe.Launched>) {
-        let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-launch-\(UUID().uuidString.prefix(8))")
-        let applications = root + "/share/applications"
-        try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
-        try LaunchProbe.script.write(toFile: root + "/probe.sh", atomically: true, encoding: .utf8)
-        let entry = """
-            [Desktop Entry]
-            Type=Application
-            Name=Launchable
-            Exec=/bin/sh \(root)/probe.sh --open %u
-            Icon=launchable
-            """
-        try entry.write(toFile: "\(applications)/\(launchable).desktop", atomically: true, encoding: .utf8)
-        let environment = [
-            "XDG_DATA_DIRS": root + "/share",
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "NOTIFY_SOCKET": root + "/no-such-notify-socket",
-            "WATCHDOG_USEC": "600000000",
-            "LISTEN_FDS": "1",
-            "JOURNAL_STREAM": "8:1234",
-        ]
-        let f = try await DaemonFixture(
-            routeFiles: [launchable: TestRouteFiles.minimal(scheme: "launchable", ["launch": launch])],
-            environment: environment, startDaemon: false)
-        let launched = Recorder<LaunchProbe.Launched>()
-        try await f.client.subscribe(LaunchProbe.launchedRule) { _, a in
-            if let probe = LaunchProbe.Launched(a) { launched.put(probe) }
+    /// A world with `launchable` configured for `launch`, its installed desktop entry (under
+    /// `f.root/share`) running the probe script, and service-manager variables in the daemon's
+    /// environment; `body` gets the fixture and the probe's reports.
+    static func withLaunchWorld(
+        launch: String = "\"auto\"", _ body: (DaemonFixture, Recorder<LaunchProbe.Launched>) async throws -> Void
+    ) async throws {
+        try await DaemonFixture.withDaemon(
+            routeFiles: [launchable: TestRouteFiles.minimal(scheme: "launchable", ["launch": launch])], startDaemon: false
+        ) { f in
+            try LaunchProbe.script.write(toFile: f.root + "/probe.sh", atomically: true, encoding: .utf8)
+            try TestFiles.write("""
+                [Desktop Entry]
+                Type=Application
+                Name=Launchable
+                Exec=/bin/sh \(f.root)/probe.sh --open %u
+                Icon=launchable
+                """, to: f.root + "/share/applications/\(launchable).desktop")
+            let launched = Recorder<LaunchProbe.Launched>()
+            try await f.client.subscribe(LaunchProbe.launchedRule) { _, a in
+                if let probe = LaunchProbe.Launched(a) { launched.put(probe) }
+            }
+            try await f.startDaemon(environment: [
+                "XDG_DATA_DIRS": f.root + "/share",
+                "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                "NOTIFY_SOCKET": f.root + "/no-such-notify-socket",
+                "WATCHDOG_USEC": "600000000",
+                "LISTEN_FDS": "1",
+                "JOURNAL_STREAM": "8:1234",
+            ])
+            try await body(f, launched)
         }
-        try await f.startDaemon()
-        return (f, launched)
     }
 
     @Test("launch = auto: a non-activatable app starts from its entry in its own session with the URL, the token and no service variables")
     func autoLaunchesFromTheDesktopEntry() async throws {
-        let (f, launched) = try await Self.launchWorld()
-        let v = try await f.call("Invoke", [
-            .string(Self.launchable), .string("url"), .string("launchable://page/42"),
-            .variantDictionary(["activation-token": .string("tok-9"), "desktop-startup-id": .string("sid-9")]),
-        ])
-        let reply = DaemonFixture.RouteReply(v)
-        #expect(reply.target == "page")
-        let probe = try await launched.first { _ in true }
-        #expect(probe.argv == ["--open", "launchable://page/42"])
-        #expect(probe.session == probe.pid, "the app leads its own session (setsid)")
-        #expect(probe.environment["XDG_ACTIVATION_TOKEN"] == "tok-9")
-        #expect(probe.environment["DESKTOP_STARTUP_ID"] == "sid-9")
-        for name in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "LISTEN_FDS", "JOURNAL_STREAM"] {
-            #expect(probe.environment[name] == "unset", "\(name) leaked into the app")
+        try await Self.withLaunchWorld { f, launched in
+            let v = try await f.call("Invoke", [
+                .string(Self.launchable), .string("url"), .string("launchable://page/42"),
+                .variantDictionary(["activation-token": .string("tok-9"), "desktop-startup-id": .string("sid-9")]),
+            ])
+            let reply = DaemonFixture.RouteReply(v)
+            #expect(reply.target == "page")
+            let probe = try await launched.first { _ in true }
+            #expect(probe.argv == ["--open", "launchable://page/42"])
+            #expect(probe.session == probe.pid, "the app leads its own session (setsid)")
+            #expect(probe.environment["XDG_ACTIVATION_TOKEN"] == "tok-9")
+            #expect(probe.environment["DESKTOP_STARTUP_ID"] == "sid-9")
+            for name in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "LISTEN_FDS", "JOURNAL_STREAM"] {
+                #expect(probe.environment[name] == "unset", "\(name) leaked into the app")
+            }
+            #expect(probe.environment["DBUS_SESSION_BUS_ADDRESS"] == f.bus.address, "the app joins the daemon's bus")
+            #expect(try await f.pending(Self.launchable)?.id == reply.id)
         }
-        #expect(probe.environment["DBUS_SESSION_BUS_ADDRESS"] == f.bus.address, "the app joins the daemon's bus")
-        #expect(try await f.pending(Self.launchable)?.id == reply.id)
-        await f.shutdown()
     }
 
     @Test("The launch follows an override Deeplinker wrote back to the installed entry, never into the daemon")
     func overrideIsFollowedToTheInstalledEntry() async throws {
-        let (f, launched) = try await Self.launchWorld(launch: "\"desktop\"")
-        let installed = f.configuration.environment["XDG_DATA_DIRS"]! + "/applications/\(Self.launchable).desktop"
-        let override = """
-            [Desktop Entry]
-            Type=Application
-            Name=Launchable
-            Exec=/nonexistent/deeplinker launch \(Self.launchable)
-            X-Deeplinker-Source=\(installed)
-            """
-        try FileManager.default.createDirectory(atPath: f.dataHome + "/applications", withIntermediateDirectories: true)
-        try override.write(toFile: f.dataHome + "/applications/\(Self.launchable).desktop", atomically: true, encoding: .utf8)
-        _ = try await f.openURL(Self.launchable, "launchable://page/1")
-        let probe = try await launched.first { _ in true }
-        #expect(probe.argv == ["--open", "launchable://page/1"])
-        await f.shutdown()
+        try await Self.withLaunchWorld(launch: "\"desktop\"") { f, launched in
+            let installed = f.root + "/share/applications/\(Self.launchable).desktop"
+            try TestFiles.write("""
+                [Desktop Entry]
+                Type=Application
+                Name=Launchable
+                Exec=/nonexistent/deeplinker launch \(Self.launchable)
+                X-Deeplinker-Source=\(installed)
+                """, to: f.dataHome + "/applications/\(Self.launchable).desktop")
+            _ = try await f.openURL(Self.launchable, "launchable://page/1")
+            let probe = try await launched.first { _ in true }
+            #expect(probe.argv == ["--open", "launchable://page/1"])
+        }
     }
 
     @Test("With org.freedesktop.systemd1 on the bus the launched process is moved into app-deeplinker-<id>-<random>.scope")
     func launchedProcessMovesIntoATransientScope() async throws {
-        let (f, launched) = try await Self.launchWorld()
-        let systemd = try await SystemdStandIn(f)
-        _ = try await f.openURL(Self.launchable, "launchable://home")
-        let probe = try await launched.first { _ in true }
-        let unit = try await systemd.units.first { _ in true }
-        #expect(unit.mode == "fail")
-        #expect(unit.name.hasPrefix("app-deeplinker-com.test.Launchable-") && unit.name.hasSuffix(".scope"))
-        #expect(unit.pids.map(String.init) == [probe.pid])
-        systemd.stop()
-        await f.shutdown()
-    }
-}
-
-/// A python `org.freedesktop.systemd1` on the fixture's bus recording `StartTransientUnit`.
-final class SystemdStandIn: Sendable {
-    let units = Recorder<LaunchProbe.TransientUnit>()
-    private let process: Process
-
-    init(_ f: DaemonFixture) async throws {
-        let units = self.units
-        try await f.client.subscribe(LaunchProbe.transientUnitRule) { _, a in
-            if let unit = LaunchProbe.TransientUnit(a) { units.put(unit) }
+        try await Self.withLaunchWorld { f, launched in
+            let systemd = try await SystemdStandIn(f)
+            defer { systemd.stop() }
+            _ = try await f.openURL(Self.launchable, "launchable://home")
+            let probe = try await launched.first { _ in true }
+            let unit = try await systemd.units.first { _ in true }
+            #expect(unit.mode == "fail")
+            #expect(unit.name.hasPrefix("app-deeplinker-com.test.Launchable-") && unit.name.hasSuffix(".scope"))
+            #expect(unit.pids.map(String.init) == [probe.pid])
         }
-        let owners = Recorder<String>()
-        try await f.client.onNameOwnerChanged(name: "org.freedesktop.systemd1") { _, _, owner in owners.put(owner) }
-        let script = f.root + "/systemd.py"
-        try LaunchProbe.systemdScript.write(toFile: script, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, f.bus.address]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        if try await f.client.nameOwner("org.freedesktop.systemd1") == nil {
-            _ = try await owners.first { !$0.isEmpty }
-        }
-    }
-
-    func stop() {
-        process.terminate()
     }
 }
 

@@ -27,7 +27,7 @@ struct IntegrationRestartTests {
             let replaced = try await f.activeStandIn(apartments)
             let historyBefore = try await f.history()
 
-            await f.stopDaemon()
+            try await f.stopDaemon()
             // While the daemon is down, another process takes over the apartments name.
             try await replaced.connection.releaseName(apartments)
             let successor = try await f.standIn(apartments)
@@ -63,7 +63,7 @@ struct IntegrationRestartTests {
     func publishedShortcutsSurviveARestart() async throws {
         try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)]) { f in
             try await f.call("SetShortcuts", [.string(recipes), .strings(["com.bestrecipes.favorites"])])
-            await f.stopDaemon()
+            try await f.stopDaemon()
             try await f.startDaemon()
             let unavailable = try await f.failingCall("PerformShortcut", [.string(recipes), .string("com.bestrecipes.search")])
             #expect(unavailable.name == "org.deeplinker.Error.ShortcutUnavailable")
@@ -81,7 +81,7 @@ struct IntegrationRestartTests {
             let app = try await f.activeStandIn(recipes, answer: .hang)
             let reply = try await f.openURL(recipes, "bestrecipes://recipe/5")
             _ = try await app.received.first { $0.invocationID == reply.id }
-            await f.stopDaemon()
+            try await f.stopDaemon()
             app.setAnswer(.acknowledge)
             try await f.startDaemon()
             // Same owner, restored active: the route goes out again at once, same id, flagged.
@@ -90,7 +90,7 @@ struct IntegrationRestartTests {
             #expect(calls.map(\.invocationID) == [reply.id, reply.id])
             #expect(calls.map(\.isRedelivery) == [false, true])
             // And once acknowledged it is never delivered again, not even after another restart.
-            await f.stopDaemon()
+            try await f.stopDaemon()
             try await f.startDaemon()
             try app.becomeActive()
             let barrier = try await f.barrier(app, url: "bestrecipes://home")
@@ -101,39 +101,11 @@ struct IntegrationRestartTests {
 
     // MARK: - kill -9
 
-    /// The `deeplinkerd` built next to this test bundle.
-    static func daemonExecutable() throws -> String {
-        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var directory = me.deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("deeplinkerd").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        throw DBusError.failed("deeplinkerd not found near \(me.path); build it (swift build --product deeplinkerd)")
-    }
-
-    /// Starts the real daemon and waits until it owns its name.
-    static func spawnDaemon(_ f: DaemonFixture, owners: Recorder<String>, log: String) async throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try daemonExecutable())
-        process.arguments = ["--config-dir", f.configDir, "--state-dir", f.stateDir, "--bus-address", f.bus.address]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        let seen = owners.count { !$0.isEmpty }
-        try process.run()
-        try await owners.wait(count: seen + 1) { !$0.isEmpty }
-        return process
-    }
-
     @Test("kill -9 during concurrent OpenURL calls: every acknowledged invocation is in history after restart")
     func killNineLosesNothingAcknowledged() async throws {
         try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)], startDaemon: false) { f in
-            let owners = Recorder<String>()
-            try await f.client.onNameOwnerChanged(name: DaemonFixture.busName) { _, _, new in owners.put(new) }
-            let first = try await Self.spawnDaemon(f, owners: owners, log: f.root + "/daemon1.log")
+            // The real deeplinkerd, started twice on the same state.
+            let first = try await f.spawnDaemonProcess()
 
             let callers = 8
             let killAfter = 1500
@@ -151,7 +123,7 @@ struct IntegrationRestartTests {
                                 let reply = try await f.openURL(recipes, "bestrecipes://recipe/\(caller * 1_000_000 + i)", from: connection)
                                 acknowledged.put(reply.id)
                                 if acknowledged.count(where: { _ in true }) >= killAfter, killed.fire() {
-                                    kill(first.processIdentifier, SIGKILL)
+                                    first.signal(SIGKILL)
                                 }
                             } catch {
                                 failures.put((error as? DBusError)?.name ?? "\(error)")
@@ -161,10 +133,10 @@ struct IntegrationRestartTests {
                     }
                 }
             }
-            first.waitUntilExit()
-            #expect(first.terminationReason == .uncaughtSignal && first.terminationStatus == SIGKILL)
+            let status = try await first.waitForExit()
+            #expect(first.endedBySignal && status == SIGKILL)
 
-            let second = try await Self.spawnDaemon(f, owners: owners, log: f.root + "/daemon2.log")
+            let second = try await f.spawnDaemonProcess()
             let stored = Set(try await f.history(recipes).map(\.id))
             let acked = acknowledged.all
             let lost = acked.filter { !stored.contains($0) }
@@ -176,8 +148,7 @@ struct IntegrationRestartTests {
             // The newest stored invocation is the pending route; everything older was superseded.
             let pending = try #require(try await f.pending(recipes))
             #expect(stored.contains(pending.id))
-            kill(second.processIdentifier, SIGKILL)
-            second.waitUntilExit()
+            second.stop()
             for connection in connections { connection.close() }
         }
     }

@@ -168,7 +168,7 @@ struct IntegrationSeedScenarioTests {
         try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)]) { f in
             let app = try await f.activeStandIn(recipes, answer: .refuse("org.example.Error.NotNow"))
             let reply = try await f.openURL(recipes, "bestrecipes://search?q=soup")
-            let refused = try await f.changes.first { $0.id == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
+            let refused = try await f.changes.first { $0.invocationID == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
             #expect(refused.detail.contains("org.example.Error.NotNow"))
             #expect(try await f.pending(recipes)?.id == reply.id)
             app.setAnswer(.acknowledge)
@@ -187,7 +187,7 @@ struct IntegrationSeedScenarioTests {
         try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["max-attempts": "2"])]) { f in
             let app = try await f.activeStandIn(recipes, answer: .refuse("org.example.Error.Broken"))
             let reply = try await f.openURL(recipes, "bestrecipes://recipe/8")
-            _ = try await f.changes.first { $0.id == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
+            _ = try await f.changes.first { $0.invocationID == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
             try app.becomeActive()
             let failed = try await f.waitStatus(reply.id, "failed")
             #expect(failed.detail.contains("2 attempts"))
@@ -207,7 +207,7 @@ struct IntegrationSeedScenarioTests {
             let app = try await f.activeStandIn(recipes, answer: .hang)
             let reply = try await f.openURL(recipes, "bestrecipes://recipe/4")
             // The behaviour under test is the time-out: its signal is what we wait for.
-            let timedOut = try await f.changes.first { $0.id == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
+            let timedOut = try await f.changes.first { $0.invocationID == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
             #expect(timedOut.detail.contains("timed out"))
             app.setAnswer(.acknowledge)
             try app.becomeActive()

@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 
@@ -8,11 +9,20 @@ struct IntegrationShellDeliveryTests {
     static let signalApp = "org.example.SignalApp"
     static let execApp = "org.example.Exec-App"
 
-    func dbusSend(_ f: DaemonFixture, _ arguments: [String]) async throws -> Subprocess.Result {
-        try await Subprocess.run(["/usr/bin/dbus-send", "--bus=\(f.bus.address)"] + arguments)
+    func dbusSend(_ f: DaemonFixture, _ arguments: [String]) async throws -> TestProcess.Result {
+        try await TestProcess.run("/usr/bin/dbus-send", ["--bus=\(f.bus.address)"] + arguments)
     }
 
-    func callDaemon(_ f: DaemonFixture, _ method: String, _ arguments: [String]) async throws -> Subprocess.Result {
+    /// The values of the `string "..."` lines of `dbus-send --print-reply` output, in order.
+    static func strings(_ output: String) -> [String] {
+        output.split(separator: "\n").compactMap { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("string \""), trimmed.hasSuffix("\"") else { return nil }
+            return String(trimmed.dropFirst(8).dropLast())
+        }
+    }
+
+    func callDaemon(_ f: DaemonFixture, _ method: String, _ arguments: [String]) async throws -> TestProcess.Result {
         try await dbusSend(f, [
             "--print-reply", "--dest=org.deeplinker.Deeplinker1", "/org/deeplinker/Deeplinker1",
             "org.deeplinker.Deeplinker1.\(method)",
@@ -26,7 +36,7 @@ struct IntegrationShellDeliveryTests {
         ]) { f in
             let open = try await callDaemon(f, "OpenURL", ["string:\(Self.signalApp)", "string:sigapp://page/abc?note=hi"])
             #expect(open.status == 0, "\(open.output)")
-            let strings = Subprocess.dbusSendStrings(open.output)
+            let strings = Self.strings(open.output)
             let id = try #require(strings.first)
             #expect(strings.dropFirst().first == "page")
             #expect(f.delivers.all.isEmpty)
@@ -36,10 +46,10 @@ struct IntegrationShellDeliveryTests {
             #expect(delivered == DeliverSignal(appID: Self.signalApp, id: id, source: "url", target: "page", parameters: ["id": "abc", "note": "hi"]))
             try await f.waitStatus(id, "delivered")
             let state = try await callDaemon(f, "GetAppState", ["string:\(Self.signalApp)"])
-            #expect(Subprocess.dbusSendStrings(state.output) == ["active"])
+            #expect(Self.strings(state.output) == ["active"])
             // Now active: the next one goes out at once.
             let next = try await callDaemon(f, "OpenURL", ["string:\(Self.signalApp)", "string:sigapp://home"])
-            let nextID = try #require(Subprocess.dbusSendStrings(next.output).first)
+            let nextID = try #require(Self.strings(next.output).first)
             _ = try await f.delivers.first { $0.id == nextID && $0.target == "home" }
             #expect(f.delivers.all.count == 2)
         }
@@ -59,12 +69,12 @@ struct IntegrationShellDeliveryTests {
             try await f.startDaemon()
             let open = try await callDaemon(f, "OpenURL", ["string:\(Self.execApp)", "string:execapp://page/x%20y?note=a%22b"])
             #expect(open.status == 0, "\(open.output)")
-            let id = try #require(Subprocess.dbusSendStrings(open.output).first)
+            let id = try #require(Self.strings(open.output).first)
             #expect(!FileManager.default.fileExists(atPath: out))
             let set = try await callDaemon(f, "SetAppState", ["string:\(Self.execApp)", "string:active"])
             #expect(set.status == 0, "\(set.output)")
             try await f.waitStatus(id, "delivered")
-            let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
+            let lines = try TestFiles.read(out).split(separator: "\n").map(String.init)
             #expect(lines.count == 4)
             #expect(lines.first == "page")
             #expect(lines.dropFirst().first == id)
@@ -83,7 +93,7 @@ struct IntegrationShellDeliveryTests {
         ]) { f in
             let reply = try await f.openURL(Self.execApp, "execapp://home")
             try await f.call("SetAppState", [.string(Self.execApp), .string("active")])
-            let refused = try await f.changes.first { $0.id == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
+            let refused = try await f.changes.first { $0.invocationID == reply.id && $0.status == "pending" && !$0.detail.isEmpty }
             #expect(refused.detail.contains("status 1"))
             #expect(try await f.pending(Self.execApp)?.id == reply.id)
         }

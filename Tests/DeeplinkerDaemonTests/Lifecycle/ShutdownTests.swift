@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 
@@ -9,21 +10,18 @@ import Testing
 
     @Test("a delivery in flight when the daemon stops is acknowledged and stored as delivered")
     func stopWaitsForADeliveryInFlight() async throws {
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-stop-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let notify = try NotifySocket(directory: directory)
-        try await DaemonFixture.withDaemon(
-            routeFiles: [recipes: try TestRouteFiles.shipped(recipes)], environment: ["NOTIFY_SOCKET": notify.path]) { f in
+        try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)], startDaemon: false) { f in
+            let notify = try NotifySocket(directory: f.root)
+            try await f.startDaemon(environment: ["NOTIFY_SOCKET": notify.path])
             let app = try await f.activeStandIn(recipes, answer: .hang)
             let reply = try await f.openURL(recipes, "bestrecipes://recipe/1")
             _ = try await app.received.first { $0.invocationID == reply.id }
 
-            let stopping = Task { await f.stopDaemon() }
+            let stopping = Task { try await f.stopDaemon() }
             var pings = 0
             while let message = notify.nextState(pings: &pings), message != "STOPPING=1" {}
             app.answerHeldCalls()
-            await stopping.value
+            try await stopping.value
 
             try await f.startDaemon()
             let row = try await f.history(recipes).first { $0.id == reply.id }

@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 
@@ -10,25 +11,12 @@ struct PostNotificationTests {
     static let path = "/org/freedesktop/Notifications"
 
     /// Starts `python3 -m dbusmock --session -t notification_daemon` on the fixture's bus.
-    static func startMock(_ fixture: DaemonFixture) async throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-m", "dbusmock", "--session", "-t", "notification_daemon"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = fixture.bus.address
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let appeared = AsyncStream<Void>.makeStream()
-        let id = try await fixture.client.onNameOwnerChanged(name: server) { _, _, owner in
-            if !owner.isEmpty { appeared.continuation.yield() }
-        }
-        defer { fixture.client.unsubscribe(id) }
-        try process.run()
-        if try await fixture.client.nameOwner(server) == nil {
-            for await _ in appeared.stream { break }
-        }
-        return process
+    static func startMock(_ fixture: DaemonFixture) async throws -> TestProcess {
+        let mock = try TestProcess(
+            executable: "/usr/bin/python3", arguments: ["-m", "dbusmock", "--session", "-t", "notification_daemon"],
+            environment: fixture.clientEnvironment())
+        try await fixture.client.waitForOwner(server)
+        return mock
     }
 
     static func emit(_ fixture: DaemonFixture, _ member: String, _ arguments: [DBusValue], signature: String) async throws {
@@ -49,7 +37,7 @@ struct PostNotificationTests {
     func postAndClick() async throws {
         try await DaemonFixture.withDaemon(shipped: ["com.bestrecipes.App"]) { fixture in
             let mock = try await Self.startMock(fixture)
-            defer { kill(mock.processIdentifier, SIGKILL) }
+            defer { mock.stop() }
 
             let id = try await Self.post(fixture, summary: "New recipe", body: "Try it", recipe: "7")
 
@@ -78,7 +66,7 @@ struct PostNotificationTests {
     func clickRightBehindTheReplyRoutes() async throws {
         try await DaemonFixture.withDaemon(shipped: ["com.bestrecipes.App"]) { fixture in
             let mock = try await Self.startMock(fixture)
-            defer { kill(mock.processIdentifier, SIGKILL) }
+            defer { mock.stop() }
             let app = try await fixture.activeStandIn("com.bestrecipes.App")
             defer { app.close() }
             // Notify answers 4242 and, in the server's next main-loop turn, clicks it: both messages
@@ -102,7 +90,7 @@ struct PostNotificationTests {
     func closedIsForgotten() async throws {
         try await DaemonFixture.withDaemon(shipped: ["com.bestrecipes.App"]) { fixture in
             let mock = try await Self.startMock(fixture)
-            defer { kill(mock.processIdentifier, SIGKILL) }
+            defer { mock.stop() }
             let id = try await Self.post(fixture, summary: "Gone", recipe: "8")
             let app = try await fixture.activeStandIn("com.bestrecipes.App")
             defer { app.close() }
@@ -119,9 +107,9 @@ struct PostNotificationTests {
     func postedNotificationSurvivesARestart() async throws {
         try await DaemonFixture.withDaemon(shipped: ["com.bestrecipes.App"]) { fixture in
             let mock = try await Self.startMock(fixture)
-            defer { kill(mock.processIdentifier, SIGKILL) }
+            defer { mock.stop() }
             let id = try await Self.post(fixture, summary: "Later", recipe: "9")
-            await fixture.stopDaemon()
+            try await fixture.stopDaemon()
             try await fixture.startDaemon()
             let app = try await fixture.activeStandIn("com.bestrecipes.App")
             defer { app.close() }

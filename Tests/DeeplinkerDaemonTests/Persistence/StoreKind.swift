@@ -1,5 +1,6 @@
 import DeeplinkerCore
 @testable import DeeplinkerDaemon
+import DeeplinkerTestSupport
 
 /// The two store implementations the shared behaviour suite runs against.
 enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {

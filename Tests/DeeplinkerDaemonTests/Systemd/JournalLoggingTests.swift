@@ -16,28 +16,20 @@ struct JournalLoggingTests {
     /// Runs the daemon, makes a stored, a rejected and a failed-to-route invocation, stops it and
     /// returns its stderr.
     func runInvocations(environment: [String: String], logLevel: String) async throws -> String {
-        let directory = try DeeplinkerdTests.temporaryDirectory()
-        let daemon = try await DaemonChild(
-            arguments: ["--log-level", logLevel], environment: environment,
-            configDir: DeeplinkerdTests.configDir, stateDir: directory + "/state")
-        let changes = AsyncStream<String>.makeStream()
-        try await daemon.client.subscribe(MatchRule(interface: DeeplinkerAPI.interface, member: "InvocationChanged")) { _, args in
-            changes.continuation.yield(args.count > 2 ? (args[2].stringValue ?? "") : "")
+        try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs, startDaemon: false) { f in
+            let daemon = try await f.spawnDaemonProcess(arguments: ["--log-level", logLevel], environment: environment)
+            try await f.call("OpenURL", [.string("com.bestrecipes.App"), .string("bestrecipes://recipe/\(Self.secret)")])
+            // A refusal that names the bad value in its D-Bus error: recorded as rejected.
+            _ = try? await f.call("OpenURL", [.string("com.bestrecipes.App"), .string("bestrecipes://nowhere/\(Self.secret)")])
+            _ = try? await f.call("ActivateNotification", [.string("com.bestrecipes.App"), .string("{\"kind\": \"\(Self.payloadSecret)\"}"), .string("default")])
+            // The outcome lines are written before the signals leave: once both are seen, they are logged.
+            try await f.changes.wait(count: 2) { $0.status == "rejected" }
+            _ = try await f.changes.first { $0.status == "pending" }
+            daemon.signal(SIGTERM)
+            let (status, stderr) = try await daemon.finish()
+            #expect(status == 0)
+            return stderr
         }
-        try await daemon.call("OpenURL", [.string("com.bestrecipes.App"), .string("bestrecipes://recipe/\(Self.secret)")])
-        // A refusal that names the bad value in its D-Bus error: recorded as rejected.
-        _ = try? await daemon.call("OpenURL", [.string("com.bestrecipes.App"), .string("bestrecipes://nowhere/\(Self.secret)")])
-        _ = try? await daemon.call("ActivateNotification", [.string("com.bestrecipes.App"), .string("{\"kind\": \"\(Self.payloadSecret)\"}"), .string("default")])
-        // The outcome lines are written before the signals leave: once both are seen, they are logged.
-        var statuses: [String] = []
-        for await status in changes.stream {
-            statuses.append(status)
-            if statuses.filter({ $0 == "rejected" }).count >= 2 && statuses.contains("pending") { break }
-        }
-        daemon.signal(SIGTERM)
-        let (status, stderr) = try await daemon.waitForExit()
-        #expect(status == 0)
-        return stderr
     }
 
     @Test("with JOURNAL_STREAM set: <N> prefixes, no timestamp, outcomes at info with id, source and target, no values")

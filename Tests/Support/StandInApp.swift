@@ -2,14 +2,14 @@ import DBusKit
 import Foundation
 import Synchronization
 import DeeplinkerProtocol
-import DeeplinkerTestSupport
 
-/// An app as the daemon sees it: a bus connection that (usually) owns the app id's name, answers
+/// The stand-in app of the tests (in-process; `PythonStandIn` is the one a launch starts). An app
+/// as the daemon sees it: a bus connection that (usually) owns the app id's name, answers
 /// `org.freedesktop.Application.ActivateAction` and `Activate` at the app's object path and emits
 /// `org.deeplinker.Lifecycle1` signals there.
-final class StandInApp: Sendable {
+public final class StandInApp: Sendable {
     /// How the stand-in answers `ActivateAction`.
-    enum Answer: Sendable {
+    public enum Answer: Sendable {
         case acknowledge
         case refuse(String)
         /// Never answers (until `answerHeldCalls()`).
@@ -17,32 +17,32 @@ final class StandInApp: Sendable {
     }
 
     /// One `ActivateAction` call as received.
-    struct Received: Sendable {
-        let target: String
-        let parameters: [String: String]
-        let platformData: [String: DBusValue]
+    public struct Received: Sendable {
+        public let target: String
+        public let parameters: [String: String]
+        public let platformData: [String: DBusValue]
         /// Whether the daemon's reply to the stand-in's own `SetAppState` had arrived before this call.
-        let afterSetAppStateReply: Bool
+        public let afterSetAppStateReply: Bool
 
-        var invocationID: String { platformData["deeplinker.invocation-id"]?.stringValue ?? "" }
-        var source: String { platformData["deeplinker.source"]?.stringValue ?? "" }
-        var isRedelivery: Bool { platformData["deeplinker.redelivery"]?.boolValue ?? false }
+        public var invocationID: String { platformData["deeplinker.invocation-id"]?.stringValue ?? "" }
+        public var source: String { platformData["deeplinker.source"]?.stringValue ?? "" }
+        public var isRedelivery: Bool { platformData["deeplinker.redelivery"]?.boolValue ?? false }
     }
 
-    let appID: String
-    let path: String
-    let connection: DBusConnection
-    let received = Recorder<Received>()
+    public let appID: String
+    public let path: String
+    public let connection: DBusConnection
+    public let received = Recorder<Received>()
     /// `platform_data` of each `org.freedesktop.Application.Activate` call (a raise).
-    let activations = Recorder<[String: DBusValue]>()
+    public let activations = Recorder<[String: DBusValue]>()
     private let answer: Locked<Answer>
     private let held = Locked<[DBusMethodCall]>([])
     private let setAppStateReplied = Locked<Bool>(false)
 
-    var uniqueName: String { connection.uniqueName }
+    public var uniqueName: String { connection.uniqueName }
 
     /// Connects, exports the app object and, if `ownName`, takes the app id's name.
-    init(_ appID: String, busAddress: String, answer: Answer = .acknowledge, ownName: Bool = true) async throws {
+    public init(_ appID: String, busAddress: String, answer: Answer = .acknowledge, ownName: Bool = true) async throws {
         self.appID = appID
         path = Self.objectPath(appID)
         self.answer = Locked(answer)
@@ -79,46 +79,46 @@ final class StandInApp: Sendable {
         }
     }
 
-    static func objectPath(_ appID: String) -> String {
+    public static func objectPath(_ appID: String) -> String {
         DeeplinkerBus.objectPath(forAppID: appID)
     }
 
-    func takeName() async throws {
+    public func takeName() async throws {
         let reply = try await connection.requestName(appID)
         guard reply == .primaryOwner else { throw DBusError.failed("\(appID) is already owned") }
     }
 
-    func setAnswer(_ new: Answer) { answer.set(new) }
+    public func setAnswer(_ new: Answer) { answer.set(new) }
 
     /// Answers the calls held by `.hang` (the daemon may have stopped waiting).
-    func answerHeldCalls() {
+    public func answerHeldCalls() {
         for call in held.mutate({ calls in defer { calls.removeAll() }; return calls }) { call.reply() }
     }
 
-    var heldCount: Int { held.value.count }
+    public var heldCount: Int { held.value.count }
 
     /// Emits a lifecycle signal (`BecameActive`, `WillResignActive`, `DidEnterBackground`, `WillEnterForeground`).
-    func emit(_ member: String) throws {
+    public func emit(_ member: String) throws {
         try connection.emitSignal(path: path, interface: "org.deeplinker.Lifecycle1", member: member)
     }
 
-    func becomeActive() throws { try emit("BecameActive") }
+    public func becomeActive() throws { try emit("BecameActive") }
 
     /// Calls the daemon from this connection, so the call is ordered after this app's signals.
-    func callDaemon(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
+    public func callDaemon(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
         try await connection.call(
             destination: "org.deeplinker.Deeplinker1", path: "/org/deeplinker/Deeplinker1",
             interface: "org.deeplinker.Deeplinker1", member: member, arguments: arguments)
     }
 
     /// The daemon's view of this app's state, asked after everything this app emitted so far.
-    func stateSeenByDaemon() async throws -> String {
+    public func stateSeenByDaemon() async throws -> String {
         try await callDaemon("GetAppState", [.string(appID)]).first?.stringValue ?? ""
     }
 
     /// `SetAppState` from this connection; records when its reply arrives (on the loop thread, so
     /// `Received.afterSetAppStateReply` tells whether the reply came before a delivery).
-    func setAppState(_ state: String) async throws {
+    public func setAppState(_ state: String) async throws {
         let message = try DBusMessage.methodCall(
             destination: "org.deeplinker.Deeplinker1", path: "/org/deeplinker/Deeplinker1",
             interface: "org.deeplinker.Deeplinker1", member: "SetAppState", arguments: [.string(appID), .string(state)])
@@ -132,7 +132,7 @@ final class StandInApp: Sendable {
         _ = try result.get()
     }
 
-    func close() {
+    public func close() {
         answerHeldCalls()
         connection.close()
     }

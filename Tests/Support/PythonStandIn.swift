@@ -3,19 +3,19 @@
 /// app id's name, emits `BecameActive` once it does, and reports each `ActivateAction` it receives
 /// (before replying) as signal `org.deeplinker.Test1.Received(s app_id, s target, a{ss} parameters,
 /// a{ss} platform_data_strings)`. It exits when the bus goes away.
-enum PythonStandIn {
-    static let interface = "org.deeplinker.Test1"
+public enum PythonStandIn {
+    public static let interface = "org.deeplinker.Test1"
 
-    struct Received: Sendable {
-        let appID: String
-        let target: String
-        let parameters: [String: String]
-        let platformData: [String: String]
+    public struct Received: Sendable {
+        public let appID: String
+        public let target: String
+        public let parameters: [String: String]
+        public let platformData: [String: String]
 
-        var invocationID: String { platformData["deeplinker.invocation-id"] ?? "" }
+        public var invocationID: String { platformData["deeplinker.invocation-id"] ?? "" }
     }
 
-    static let script = #"""
+    public static let script = #"""
         import os, sys
         import dbus, dbus.service, dbus.mainloop.glib
         from gi.repository import GLib

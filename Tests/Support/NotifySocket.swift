@@ -2,11 +2,12 @@ import Foundation
 
 /// The service manager's end of `NOTIFY_SOCKET` for tests: an AF_UNIX datagram socket in a
 /// temporary directory whose messages can be awaited one by one (with a time-out, never a sleep).
-final class NotifySocket: @unchecked Sendable {
-    let path: String
+public final class NotifySocket: @unchecked Sendable {
+    public let path: String
     private let fd: Int32
 
-    init(directory: String) throws {
+    /// Binds `DIRECTORY/notify`.
+    public init(directory: String) throws {
         path = directory + "/notify"
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
@@ -23,7 +24,7 @@ final class NotifySocket: @unchecked Sendable {
     deinit { close(fd) }
 
     /// The next datagram, or nil when none arrives within `timeout`.
-    func next(timeout: Duration = .seconds(15)) -> String? {
+    public func next(timeout: Duration = .seconds(15)) -> String? {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(timeout.components.seconds * 1000)
         guard poll(&poller, 1, milliseconds) == 1 else { return nil }
@@ -33,7 +34,7 @@ final class NotifySocket: @unchecked Sendable {
     }
 
     /// The next datagram that is not a watchdog ping (those arrive at their own pace); counts the pings.
-    func nextState(pings: inout Int, timeout: Duration = .seconds(15)) -> String? {
+    public func nextState(pings: inout Int, timeout: Duration = .seconds(15)) -> String? {
         while let message = next(timeout: timeout) {
             if message == "WATCHDOG=1" {
                 pings += 1

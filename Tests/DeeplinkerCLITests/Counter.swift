@@ -1,9 +1,0 @@
-import Synchronization
-
-/// A thread-safe counter for handlers that run on the bus thread.
-final class Counter: Sendable {
-    private let value = Mutex(0)
-
-    /// Adds one and returns the new value.
-    func increment() -> Int { value.withLock { $0 += 1; return $0 } }
-}
