@@ -22,14 +22,16 @@ public func buildDaemon(_ configuration: DaemonConfiguration, logger: Logger = L
 }
 
 private func assemble(_ configuration: DaemonConfiguration, connection: DBusConnection, logger: Logger) async throws -> Daemon {
-    // Refuse early, before touching the database another daemon is using.
-    if let owner = try await connection.nameOwner(DeeplinkerAPI.busName) {
+    // Refuse early, before touching the database another daemon is using; the route files are
+    // read while the bus answers.
+    async let existingOwner = connection.nameOwner(DeeplinkerAPI.busName)
+    let directories = configuration.routeDirectories
+    let loaded = RouteDirectory.load(directories: directories)
+    if let owner = try await existingOwner {
         throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: owner)
     }
     let store = try configuration.store ?? openStore(configuration, logger: logger)
 
-    let directories = configuration.routeDirectories
-    let loaded = RouteDirectory.load(directories: directories)
     let (registry, errors) = RouteDirectory.merge(loaded, over: AppRegistry())
     for error in errors { logger.error("\(error.description)") }
     logger.info("loaded route files for \(registry.appIDs.count) apps from \(directories.joined(separator: ":"))")
@@ -49,39 +51,45 @@ private func assemble(_ configuration: DaemonConfiguration, connection: DBusConn
     }
 }
 
-/// Subscribes, recovers the engine from the store, exports the API and takes the name.
+/// Recovers the engine from the store, subscribes, exports the API and takes the name. The bus
+/// calls go out together, in three round trips in all (subscriptions, owners, the name) rather
+/// than one per call: cold start is a goal (SPEC §9, ≤ 15 ms to the first reply).
 private func start(
     _ daemon: Daemon, registry: AppRegistry, store: any InvocationStore, connection: DBusConnection, logger: Logger
 ) async throws -> Daemon {
-
-    // Subscribe before reading owners, so no change falls between the two: one arg0 rule per
-    // configured app (later registries are watched by `DaemonCore.watchAppNames`).
     let events = daemon.events
-    var watched: [String: UInt64?] = [:]
-    let subscriptions = await DaemonCore.subscribeToNames(registry.appIDs, on: connection) { name, newOwner in
-        events.submit { core in core.ownerChanged(name: name, newOwner: newOwner) }
-    }
-    for (app, result) in subscriptions { watched[app] = try result.get() }
-    let tokens = watched
-    events.submit { core in core.watchedNames = tokens }
-    try await connection.subscribe(MatchRule(interface: DeeplinkerAPI.lifecycleInterface)) { message, _ in
-        guard let path = message.path, let member = message.member, let sender = message.sender else { return }
-        events.submit { core in core.lifecycleSignal(path: path, member: member, sender: sender) }
-    }
-
     // Posted notifications are in the core before any click can be queued behind them.
     let posted = try await store.notifications()
     events.submit { core in core.postedNotifications = posted }
-    try await subscribeToNotificationServer(connection, events: events)
-
     let snapshot = try await store.loadSnapshot(dedupeSince: daemon.core.configuration.clock.nowMicroseconds() - 3_600_000_000)
     let published = try await store.allShortcuts()
+
+    // Subscribe before reading owners, so no change falls between the two: one arg0 rule per
+    // configured app (later registries are watched by `DaemonCore.watchAppNames`), the lifecycle
+    // signals and the notification server, all in flight at once.
+    async let appWatches = DaemonCore.subscribeToNames(registry.appIDs, on: connection) { name, newOwner in
+        events.submit { core in core.ownerChanged(name: name, newOwner: newOwner) }
+    }
+    async let lifecycle = connection.subscribe(MatchRule(interface: DeeplinkerAPI.lifecycleInterface)) { message, _ in
+        guard let path = message.path, let member = message.member, let sender = message.sender else { return }
+        events.submit { core in core.lifecycleSignal(path: path, member: member, sender: sender) }
+    }
+    async let notificationServer: Void = subscribeToNotificationServer(connection, events: events)
+    var watched: [String: UInt64?] = [:]
+    for (app, result) in await appWatches { watched[app] = try result.get() }
+    _ = try await lifecycle
+    try await notificationServer
+    let tokens = watched
+    events.submit { core in core.watchedNames = tokens }
+
     var apps = Set(registry.appIDs)
     for invocation in snapshot.openInvocations { apps.insert(invocation.appID) }
     for record in snapshot.appStates { apps.insert(record.appID) }
+    let lookups = apps.sorted().map { app in Task { (app, try? await connection.nameOwner(app)) } }
     var owners: [String: String] = [:]
-    for app in apps.sorted() {
-        if let owner = try? await connection.nameOwner(app) { owners[app] = owner }
+    for lookup in lookups {
+        let (app, owner) = await lookup.value
+        if let owner { owners[app] = owner }
     }
     let currentOwners = owners
     events.submit { core in
@@ -112,19 +120,20 @@ private func subscribeToNotificationServer(
     _ connection: DBusConnection, events: EventQueue
 ) async throws {
     let server = NotificationServer.self
-    try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActivationToken", path: server.path)) { _, args in
+    async let tokens = connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActivationToken", path: server.path)) { _, args in
         guard args.count == 2, let id = args[0].uint32Value, let token = args[1].stringValue else { return }
         events.submit { core in core.activationToken(token, notification: id) }
     }
-    try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActionInvoked", path: server.path)) { _, args in
+    async let clicks = connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActionInvoked", path: server.path)) { _, args in
         guard args.count == 2, let id = args[0].uint32Value, let action = args[1].stringValue else { return }
         // In bus order with NotificationClosed: a click after the close routes nothing.
         events.submit { core in core.notificationClicked(id: id, action: action) }
     }
-    try await connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "NotificationClosed", path: server.path)) { _, args in
+    async let closes = connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "NotificationClosed", path: server.path)) { _, args in
         guard let id = args.first?.uint32Value else { return }
         events.submit { core in core.notificationClosed(id) }
     }
+    _ = try await (tokens, clicks, closes)
 }
 
 /// Opens the state directory's database; a corrupt or newer-schema one is set aside (SPEC §4) and

@@ -76,19 +76,15 @@ public enum RouteDirectory {
 
     /// Reads and parses one route file: the size is checked before anything is read.
     public static func loadFile(_ path: String, appID: String) -> Result<AppConfig, ConfigError> {
-        let url = URL(fileURLWithPath: path)
-        let data: Data
-        do {
-            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= maxFileBytes else {
-                return .failure(ConfigError(file: path, line: 1, column: 1, message: "the file is larger than \(maxFileBytes) bytes"))
+        let text: String
+        switch TextFile.text(atPath: path, limit: maxFileBytes) {
+        case .success(let read): text = read
+        case .failure(let failure):
+            let message = switch failure {
+            case .tooLarge, .notUTF8: failure.reason
+            case .unreadable, .notARegularFile: "cannot read the file: \(failure.reason)"
             }
-            data = try Data(contentsOf: url)
-        } catch {
-            return .failure(ConfigError(file: path, line: 1, column: 1, message: "cannot read the file: \(error.localizedDescription)"))
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(ConfigError(file: path, line: 1, column: 1, message: "the file is not valid UTF-8"))
+            return .failure(ConfigError(file: path, line: 1, column: 1, message: message))
         }
         return Result { () throws(ConfigError) -> AppConfig in try RouteFileParser.parse(text, appID: appID, file: path) }
     }

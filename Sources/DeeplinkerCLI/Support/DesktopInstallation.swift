@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import Foundation
+import DeeplinkerRouteFiles
 
 /// Where and what `desktop-entry`, `install-desktop` and `uninstall-desktop` read and write
 /// (SPEC §8): entries under `$XDG_DATA_HOME/applications` (default `~/.local/share`), defaults in
@@ -52,7 +53,7 @@ struct DesktopInstallation {
     }
 
     static func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        TextFile.lenientText(atPath: path)
     }
 
     /// The app's own installed entry, found the way launchers find it.

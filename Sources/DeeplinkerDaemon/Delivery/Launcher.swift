@@ -71,9 +71,7 @@ final class Launcher: Sendable {
 
     /// The app's own installed entry, never one Deeplinker wrote (an override leads to its source).
     private func installedEntry(_ appID: String) -> LocatedDesktopEntry? {
-        DesktopEntryLocator.installedEntry(appID: appID, environment: environment) { path in
-            FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-        }
+        DesktopEntryLocator.installedEntry(appID: appID, environment: environment, read: WrittenDesktopEntry.read)
     }
 
     /// Launches from a desktop entry: D-Bus activation for `DBusActivatable=true`, else its `Exec`.

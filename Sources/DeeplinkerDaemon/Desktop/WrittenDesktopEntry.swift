@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import Foundation
+import DeeplinkerRouteFiles
 
 /// The app entry `deeplinker install-desktop` wrote in `$XDG_DATA_HOME/applications/ID.desktop`
 /// (an override of the app's installed entry, or a minimal entry), kept current by the daemon
@@ -11,7 +12,7 @@ struct WrittenDesktopEntry {
 
     /// Reads a file as UTF-8 text, nil when it cannot be read.
     static func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        TextFile.lenientText(atPath: path)
     }
 
     /// The written entry, if there is one.

@@ -30,6 +30,8 @@ public final class SQLiteInvocationStore: InvocationStore {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         self.path = path
         self.historyLimit = max(1, historyLimit)
+        // Only new directory entries need the directory fsynced (a restart creates none).
+        let creates = access(path, F_OK) != 0 || access(path + "-wal", F_OK) != 0
         pool = try Self.openPool(path: path)
         let pool = self.pool
         let state = writeState
@@ -39,7 +41,7 @@ public final class SQLiteInvocationStore: InvocationStore {
                 result.mapError { StoreError.writeFailed(path: path, reason: Self.describe($0)) }
             }
         }
-        try Self.syncDirectory(directory)
+        if creates { try Self.syncDirectory(directory) }
     }
 
     /// Number of write transactions committed since opening (group commit makes it < number of writes).
@@ -54,7 +56,18 @@ public final class SQLiteInvocationStore: InvocationStore {
     public func close() async throws {
         guard !committer.closed else { return }
         await committer.close()
+        // GRDB closes the writer before the readers, and the last (read-only) connection cannot
+        // checkpoint, so the WAL would stay full and the next start would replay all of it.
+        // Checkpointed and truncated here, the next start reads an empty WAL.
+        // A failed checkpoint (a full disk) loses nothing: the WAL stays and is replayed.
+        var checkpointError: (any Error)?
+        do {
+            try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        } catch {
+            checkpointError = error
+        }
         try pool.close()
+        if let checkpointError { throw checkpointError }
     }
 
     /// Creates the state directory if missing, or checks that the existing path is a directory.

@@ -20,6 +20,28 @@ import Testing
         try await store.close()
     }
 
+    /// A clean close leaves an empty WAL, so the next start has nothing to replay (GRDB closes the
+    /// writer first, and the last, read-only connection cannot checkpoint).
+    @Test func closeCheckpointsTheWAL() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteInvocationStore(directory: directory.path)
+        try await store.write((0..<20).map { .invocation(S.invocation("i\($0)", status: .pending, at: Int64($0))) })
+        let walPath = store.path + "-wal"
+        #expect(try walSize(walPath) > 0, "the writes are in the WAL while the store is open")
+        _ = try await store.history(appID: nil, limit: 0)
+        try await store.close()
+        #expect(try walSize(walPath) == 0)
+        let reopened = try SQLiteInvocationStore(directory: directory.path)
+        #expect(try await reopened.history(appID: nil, limit: 0).count == 20)
+        try await reopened.close()
+    }
+
+    private func walSize(_ path: String) throws -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return 0 }
+        return Int(info.st_size)
+    }
+
     @Test func everythingSurvivesCloseAndReopen() async throws {
         let directory = try TemporaryDirectory()
         let state = AppStateRecord(appID: S.app, state: .active, owner: ":1.42", updatedAt: 5)
