@@ -1,6 +1,5 @@
 import DBusKit
 import DeeplinkerProtocol
-import Synchronization
 
 /// The app side of Deeplinker for Swift apps on Linux: owns the app's bus name (its app id),
 /// implements `org.freedesktop.Application` at the app's object path so the daemon can deliver
@@ -28,7 +27,7 @@ public final class DeeplinkerApp: Sendable {
     /// The bus connection (own or given).
     public let connection: DBusConnection
     let ledger = InvocationLedger()
-    let state = Mutex(State())
+    let state = LockedValue(State())
     private let ownsConnection: Bool
 
     struct State {

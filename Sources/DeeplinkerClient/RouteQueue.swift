@@ -1,4 +1,4 @@
-import Synchronization
+import DBusKit
 
 /// A rendezvous between deliveries and the consumer of a `RouteSequence`: `push` returns (and so
 /// the delivery is acknowledged) only when the consumer has taken the route.
@@ -10,16 +10,16 @@ final class RouteQueue: Sendable {
 
     private struct State {
         var routes: [Waiting] = []
-        var consumers: [CheckedContinuation<IncomingRoute?, Never>] = []
+        var consumers: [HandOff<IncomingRoute?, Never>] = []
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Hands `route` over; returns once a consumer took it, throws when the sequence finished.
     func push(_ route: IncomingRoute) async throws {
         try await withCheckedThrowingContinuation { (taken: CheckedContinuation<Void, any Error>) in
-            enum Outcome { case handed(CheckedContinuation<IncomingRoute?, Never>), queued, refused }
+            enum Outcome { case handed(HandOff<IncomingRoute?, Never>), queued, refused }
             let outcome: Outcome = state.withLock { s in
                 if s.finished { return .refused }
                 if !s.consumers.isEmpty { return .handed(s.consumers.removeFirst()) }
@@ -40,7 +40,7 @@ final class RouteQueue: Sendable {
 
     /// The next route, or nil after `finish()`.
     func next() async -> IncomingRoute? {
-        await withCheckedContinuation { (consumer: CheckedContinuation<IncomingRoute?, Never>) in
+        await withHandOff { (consumer: HandOff<IncomingRoute?, Never>) in
             let waiting: Waiting?? = state.withLock { s in
                 if !s.routes.isEmpty { return .some(s.routes.removeFirst()) }
                 if s.finished { return .some(nil) }

@@ -1,3 +1,4 @@
+import DBusKit
 import Synchronization
 
 /// Records when the stand-in app received each delivery, keyed by the `deeplinker.url` of its
@@ -8,7 +9,7 @@ final class DeliveryProbe: Sendable {
         var waiter: CheckedContinuation<ContinuousClock.Instant, Never>?
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = LockedValue<[String: Entry]>([:])
     private let received = Atomic<Int>(0)
 
     /// Deliveries received in total (expected or not).

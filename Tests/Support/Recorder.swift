@@ -1,6 +1,5 @@
 import DBusKit
 import Foundation
-import Synchronization
 
 /// Collects values from callbacks and lets a test wait for the ones it expects, without sleeping.
 /// Every element is kept: `first(where:)` and `wait(count:where:)` also see elements that arrived
@@ -19,17 +18,17 @@ public final class Recorder<Element: Sendable>: Sendable {
         let id: UInt64
         /// The elements it waited for once they are there (and moves the cursor for `next`).
         let attempt: @Sendable (inout State) -> [Element]?
-        let continuation: CheckedContinuation<[Element], any Error>
+        let continuation: HandOff<[Element], any Error>
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     public init() {}
 
     public func put(_ element: Element) {
-        let ready: [(CheckedContinuation<[Element], any Error>, [Element])] = state.withLock { state in
+        let ready: [(HandOff<[Element], any Error>, [Element])] = state.withLock { state in
             state.items.append(element)
-            var ready: [(CheckedContinuation<[Element], any Error>, [Element])] = []
+            var ready: [(HandOff<[Element], any Error>, [Element])] = []
             var waiting: [Waiter] = []
             for waiter in state.waiters {
                 if let matches = waiter.attempt(&state) {
@@ -93,7 +92,7 @@ public final class Recorder<Element: Sendable>: Sendable {
             self?.timeOut(id, after: timeout)
         }
         defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
+        return try await withHandOff { (continuation: HandOff<[Element], any Error>) in
             let matches: [Element]? = state.withLock { state in
                 if let matches = attempt(&state) { return matches }
                 state.waiters.append(Waiter(id: id, attempt: attempt, continuation: continuation))

@@ -23,7 +23,7 @@ public final class DBusConnection: @unchecked Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let closed = Atomic<Bool>(false)
     private let released = Atomic<Bool>(false)
-    private let disconnectHandlers = Mutex<[@Sendable () -> Void]>([])
+    private let disconnectHandlers = LockedValue<[@Sendable () -> Void]>([])
 
     struct Subscription {
         let rule: MatchRule
@@ -155,10 +155,10 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Sends a method call and waits for its reply message (an error reply is thrown).
     nonisolated(nonsending) public func call(_ message: DBusMessage, timeout: Duration? = nil) async throws(DBusError) -> DBusMessage {
-        let result: Result<DBusMessage, DBusError> = await withCheckedContinuation { continuation in
-            startCall(message, timeout: timeout) { continuation.resume(returning: $0) }
+        // The reply is made on the loop thread: hand it over through a lock (see `withHandOff`).
+        try await withHandOff { (reply: HandOff<DBusMessage, DBusError>) in
+            startCall(message, timeout: timeout) { reply.resume(with: $0) }
         }
-        return try result.get()
     }
 
     /// The callback form of `call`: `completion` runs once, on the loop thread.

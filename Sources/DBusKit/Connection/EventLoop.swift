@@ -11,7 +11,7 @@ final class EventLoop: @unchecked Sendable {
     var timeouts: [TimeoutEntry] = []
     var running = true
 
-    private let jobs = Mutex<(queue: [@Sendable () -> Void], finished: Bool)>(([], false))
+    private let jobs = LockedValue<(queue: [@Sendable () -> Void], finished: Bool)>(([], false))
     private let wakeFD: Int32
     /// The loop thread's id, 0 until that thread has started (it stores its own id first thing,
     /// so messages it dispatches always find themselves on the loop).

@@ -1,3 +1,4 @@
+import DBusKit
 import Dispatch
 import Foundation
 import Synchronization
@@ -5,7 +6,7 @@ import Synchronization
 /// Calls `onChange` (coalesced over `delay`) when a file in one of `directories` is created,
 /// written, moved or removed, using inotify. Directories that do not exist are skipped.
 final class DirectoryWatcher: Sendable {
-    private let source: Mutex<DispatchSourceRead?>
+    private let source: LockedValue<DispatchSourceRead?>
 
     init(
         directories: [String], delay: Duration = .milliseconds(200), onFailure: (String) -> Void,
@@ -14,7 +15,7 @@ final class DirectoryWatcher: Sendable {
         let fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else {
             onFailure("inotify is unavailable (\(String(cString: strerror(errno)))); route files reload on SIGHUP and Reload only")
-            source = Mutex(nil)
+            source = LockedValue(nil)
             return
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -24,7 +25,7 @@ final class DirectoryWatcher: Sendable {
         guard watching > 0 else {
             if !directories.isEmpty { onFailure("none of \(directories.joined(separator: ":")) can be watched; reload with SIGHUP or Reload") }
             close(fd)
-            source = Mutex(nil)
+            source = LockedValue(nil)
             return
         }
         let queue = DispatchQueue(label: "deeplinkerd.config-watch")
@@ -43,7 +44,7 @@ final class DirectoryWatcher: Sendable {
         }
         source.setCancelHandler { close(fd) }
         source.resume()
-        self.source = Mutex(source)
+        self.source = LockedValue(source)
     }
 
     func stop() {

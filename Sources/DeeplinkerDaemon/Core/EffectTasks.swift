@@ -1,4 +1,4 @@
-import Synchronization
+import DBusKit
 
 /// The tasks the daemon starts for effects (deliveries, launches, raises) and other calls it answers
 /// later, tracked so a stop waits for them for a bounded time and then cancels the rest at a known
@@ -10,7 +10,7 @@ final class EffectTasks: Sendable {
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// A new task's id; register its handle with ``started(_:_:)`` before it can end.
     func reserve() -> UInt64 {

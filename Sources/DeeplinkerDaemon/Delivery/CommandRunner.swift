@@ -1,6 +1,6 @@
+import DBusKit
 import DeeplinkerCore
 import Foundation
-import Synchronization
 
 /// Runs an argv (no shell) with placeholders substituted; exit 0 acknowledges (`exec` delivery).
 enum CommandRunner {
@@ -58,9 +58,9 @@ enum CommandRunner {
 
     /// Resumes a continuation once, whichever of exit and time-out comes first.
     private final class Finished: Sendable {
-        private let continuation: Mutex<CheckedContinuation<Int32?, Never>?>
+        private let continuation: LockedValue<CheckedContinuation<Int32?, Never>?>
 
-        init(_ continuation: CheckedContinuation<Int32?, Never>) { self.continuation = Mutex(continuation) }
+        init(_ continuation: CheckedContinuation<Int32?, Never>) { self.continuation = LockedValue(continuation) }
 
         func resume(_ value: Int32?) {
             let c = continuation.withLock { c in

@@ -2,7 +2,6 @@ import DBusKit
 import DeeplinkerCore
 import Foundation
 import Logging
-import Synchronization
 import DeeplinkerProtocol
 
 /// Brings an app to the user (SPEC §6): starts one that is not running per its `launch` setting, and
@@ -15,7 +14,7 @@ final class Launcher: Sendable {
     /// The bus the daemon serves when not the session bus: launched apps must join the same one.
     let busAddress: String?
     /// Apps whose "nothing to launch" was logged already (logged once per app).
-    private let reportedUnlaunchable = Mutex(Set<String>())
+    private let reportedUnlaunchable = LockedValue(Set<String>())
 
     /// Variables that belong to the daemon's own service and must never reach an app (SPEC §6).
     static let serviceVariables: Set<String> = [

@@ -1,6 +1,6 @@
+import DBusKit
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Batches writes: whatever is enqueued while a transaction commits goes into the next one, so N
 /// concurrent callers cost about two fsyncs, not N.
@@ -20,7 +20,7 @@ final class GroupCommitter: Sendable {
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let commitBatch: CommitBatch
     private let commitQueue = DispatchQueue(label: "deeplinker.store.commit", qos: .userInitiated)
     /// Test hook called on the commit queue with each batch's size before it is committed.

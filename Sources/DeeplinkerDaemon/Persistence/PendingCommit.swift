@@ -1,4 +1,4 @@
-import Synchronization
+import DBusKit
 
 /// The durability promise of one enqueued write: ``wait()`` returns once it is committed (or throws
 /// the error that prevented it). Resolved exactly once by the store; any number of waiters.
@@ -9,7 +9,7 @@ public final class PendingCommit: Sendable {
         var callbacks: [@Sendable (Result<Void, any Error>) -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init() {}
 

@@ -1,9 +1,9 @@
-import Synchronization
+import DBusKit
 
 /// Bookkeeping used inside write transactions (which GRDB serialises on its writer queue), behind
 /// a mutex so its thread-safety is checked rather than assumed.
 final class SQLiteWriteState: Sendable {
-    private let count = Mutex<Int?>(nil)
+    private let count = LockedValue<Int?>(nil)
 
     /// The number of invocation rows, or `nil` when unknown (recounted before the next trim).
     var invocationCount: Int? {

@@ -1,5 +1,5 @@
+import DBusKit
 import Foundation
-import Synchronization
 
 /// What `deeplinker status` and the service manager see of the running daemon: start time, state
 /// directory, database size, broken route files, and the `STATUS=` line last sent (SPEC §7, §9).
@@ -8,7 +8,7 @@ final class DaemonVitals: Sendable {
     /// Microseconds since the epoch when the daemon started.
     let startedAt: Int64
     let stateDirectory: String
-    private let state = Mutex<(broken: [String], status: String?)>(([], nil))
+    private let state = LockedValue<(broken: [String], status: String?)>(([], nil))
 
     init(configuration: DaemonConfiguration) {
         notifier = SystemdNotifier(environment: configuration.environment)
