@@ -3,7 +3,6 @@ import DeeplinkerClient
 import DeeplinkerDaemon
 import Foundation
 import Logging
-import Synchronization
 
 /// One test's world, the one daemon fixture of every test target: a private `dbus-daemon`, a
 /// temporary root holding the route files (`configDir`), the state (`stateDir`), the daemon's
@@ -43,10 +42,10 @@ public final class DaemonFixture: Sendable {
         var stateDirectory: String
     }
 
-    private let settings: Mutex<Settings>
-    private let running = Mutex<(task: Task<Void, Never>, daemon: Daemon)?>(nil)
-    private let processes = Mutex<[TestProcess]>([])
-    private let isShutDown = Mutex(false)
+    private let settings: LockedValue<Settings>
+    private let running = LockedValue<(task: Task<Void, Never>, daemon: Daemon)?>(nil)
+    private let processes = LockedValue<[TestProcess]>([])
+    private let isShutDown = LockedValue(false)
 
     /// Runs `body` with a fixture that is always shut down afterwards, whether `body` returns or
     /// throws: the one way a test gets a daemon.
@@ -86,7 +85,7 @@ public final class DaemonFixture: Sendable {
         configDir = root + "/config"
         dataHome = root + "/data"
         serviceDir = root + "/services"
-        settings = Mutex(Settings(environment: environment, stateDirectory: root + "/state"))
+        settings = LockedValue(Settings(environment: environment, stateDirectory: root + "/state"))
         let fm = FileManager.default
         for dir in [configDir, root + "/state", serviceDir] { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         for (app, text) in routeFiles { try text.write(toFile: "\(configDir)/\(app).toml", atomically: true, encoding: .utf8) }

@@ -1,11 +1,11 @@
-import Synchronization
+import DBusKit
 
-/// A value behind a lock, shareable by reference (a `Mutex` itself cannot be captured): state that
+/// A value behind a lock (the package's `LockedValue`, which ThreadSanitizer sees), shareable by reference: state that
 /// handlers on the bus thread and the test share, such as a stand-in's answer or a counter.
 public final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+    private let mutex: LockedValue<Value>
 
-    public init(_ value: Value) { mutex = Mutex(value) }
+    public init(_ value: Value) { mutex = LockedValue(value) }
 
     public var value: Value { mutex.withLock { $0 } }
 

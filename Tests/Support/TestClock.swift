@@ -1,13 +1,13 @@
 import DeeplinkerCore
-import Synchronization
+import DBusKit
 
 /// A manually advanced clock: engine and daemon tests control time (TTL, de-duplication) without
 /// sleeping.
 public final class TestClock: EngineClock {
-    private let current: Mutex<Int64>
+    private let current: LockedValue<Int64>
 
     public init(start: Int64 = 1_700_000_000_000_000) {
-        current = Mutex(start)
+        current = LockedValue(start)
     }
 
     public func nowMicroseconds() -> Int64 {

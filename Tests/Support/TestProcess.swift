@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import DBusKit
 
 /// A program a test runs: its stdout and stderr lines can be awaited (with time-outs, never
 /// sleeps), keys written to its stdin, and its exit awaited with a time-out that kills it. The one
@@ -27,7 +27,7 @@ public final class TestProcess: Sendable {
 
     /// Bytes read from one stream, shared with the thread that reads them.
     private final class OutputBuffer: Sendable {
-        let data = Mutex(Data())
+        let data = LockedValue(Data())
         var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
     }
 

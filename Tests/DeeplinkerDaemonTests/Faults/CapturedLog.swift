@@ -1,9 +1,9 @@
 import Logging
-import Synchronization
+import DBusKit
 
 /// A `LogHandler` that keeps every line, so tests can read what the daemon logged.
 final class CapturedLog: Sendable {
-    private let lines = Mutex<[(level: Logger.Level, message: String)]>([])
+    private let lines = LockedValue<[(level: Logger.Level, message: String)]>([])
 
     /// A logger writing here (every level).
     func logger(label: String = "deeplinkerd-test") -> Logger {

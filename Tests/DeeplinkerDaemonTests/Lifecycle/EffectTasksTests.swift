@@ -1,4 +1,4 @@
-import Synchronization
+import DBusKit
 import Testing
 @testable import DeeplinkerDaemon
 
@@ -6,8 +6,8 @@ import Testing
 @Suite struct EffectTasksTests {
     /// A task body that runs until `release()`.
     final class Gate: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
-        private let opened = Mutex(false)
+        private let continuation = LockedValue<CheckedContinuation<Void, Never>?>(nil)
+        private let opened = LockedValue(false)
 
         func wait() async {
             await withCheckedContinuation { c in
@@ -37,7 +37,7 @@ import Testing
     @Test func drainWaitsForTasksThatFinish() async {
         let tasks = EffectTasks()
         let gate = Gate()
-        let ran = Mutex(false)
+        let ran = LockedValue(false)
         start(tasks) {
             await gate.wait()
             ran.withLock { $0 = true }

@@ -1,12 +1,12 @@
 @testable import DeeplinkerDaemon
-import Synchronization
+import DBusKit
 import Testing
 
 /// The durability promise: callbacks run once, in registration order (effects before the reply).
 struct PendingCommitTests {
     @Test func callbacksRunOnceInRegistrationOrder() {
         let commit = PendingCommit()
-        let order = Mutex<[String]>([])
+        let order = LockedValue<[String]>([])
         commit.whenResolved { _ in order.withLock { $0.append("effects-1") } }
         commit.whenResolved { _ in order.withLock { $0.append("effects-2") } }
         commit.whenResolved { _ in order.withLock { $0.append("reply") } }
