@@ -68,6 +68,13 @@ public final class SQLiteInvocationStore: InvocationStore {
         }
         try pool.close()
         if let checkpointError { throw checkpointError }
+        // What SQLite's own last close does: with nothing in the WAL, the WAL and its index go.
+        // (GRDB looks up a WAL's size through Foundation, which reads /etc/passwd and /etc/group.)
+        var info = stat()
+        if stat(path + "-wal", &info) == 0, info.st_size == 0 {
+            unlink(path + "-wal")
+            unlink(path + "-shm")
+        }
     }
 
     /// Creates the state directory if missing, or checks that the existing path is a directory.
