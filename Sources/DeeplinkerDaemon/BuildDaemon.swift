@@ -95,6 +95,7 @@ private func start(
     events.submit { core in
         core.published = published
         core.apply(core.engine.recover(from: snapshot, currentOwners: currentOwners))
+        core.scheduleSweep()
         // Apps already running but not restored (no matching record) are at least running.
         for (app, owner) in currentOwners where core.engine.state(of: app) == .notRunning {
             core.ownerChanged(name: app, newOwner: owner)

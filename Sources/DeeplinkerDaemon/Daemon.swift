@@ -54,6 +54,7 @@ public final class Daemon: Service, Sendable {
                 logger.info("shutting down")
             }
             watcher.stop()
+            core.sweeps.finish()
             events.finish()
             group.cancelAll()
             return busLost
@@ -74,13 +75,22 @@ public final class Daemon: Service, Sendable {
         if busLost { throw DaemonError.busLost }
     }
 
-    /// Expires stale pending routes now and then, so `InvocationChanged` reports them.
+    /// Expires each waiting route when it passes its `pending-ttl`, so `InvocationChanged` reports
+    /// it: sleeps until the deadline the core last sent, and not at all while nothing waits.
     private func sweep() async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(30))
-            guard !Task.isCancelled else { return }
-            events.submit { core in core.expireStale() }
+        let clock = core.configuration.clock
+        let events = self.events
+        var timer: Task<Void, Never>?
+        for await deadline in core.sweeps.deadlines {
+            timer?.cancel()
+            // `expireStale` expires what is *older* than the TTL: a millisecond past the deadline.
+            let delay = Duration.microseconds(max(0, deadline - clock.nowMicroseconds()) + 1_000)
+            timer = Task {
+                guard (try? await Task.sleep(for: delay)) != nil else { return }
+                events.submit { core in core.expireStale() }
+            }
         }
+        timer?.cancel()
     }
 
     /// Pings systemd's watchdog at half `WATCHDOG_USEC` from the event queue, which runs on the

@@ -85,8 +85,21 @@ extension DeeplinkEngine {
         return withRecord(appID) { $0.discard(now: now) }
     }
 
+    /// When the first waiting route will be older than its app's `pending-ttl` (engine
+    /// microseconds; it expires just after), or nil when none ever will: the daemon sleeps until
+    /// then rather than sweeping on a period, so an idle daemon is not woken for nothing.
+    public func nextExpiry() -> Int64? {
+        var earliest: Int64?
+        for (id, record) in apps {
+            guard let waiting = record.pending, let ttl = effectivePolicy(id).pendingTTL else { continue }
+            let (deadline, overflow) = waiting.receivedAt.addingReportingOverflow(ttl.engineMicroseconds)
+            if !overflow, deadline < (earliest ?? .max) { earliest = deadline }
+        }
+        return earliest
+    }
+
     /// Expires waiting routes older than their app's `pending-ttl` (one app, or all with `nil`). Call it
-    /// before `GetPending` and periodically; `BecameActive` also checks the TTL by itself.
+    /// before `GetPending` and at ``nextExpiry()``; `BecameActive` also checks the TTL by itself.
     public mutating func expireStale(appID: String? = nil) -> [EngineEffect] {
         let now = clock.nowMicroseconds()
         let ids = appID.map { [$0] } ?? apps.keys.sorted()

@@ -64,5 +64,6 @@ extension DaemonCore {
     /// Periodic TTL sweep.
     func expireStale() {
         apply(engine.expireStale())
+        scheduleSweep(rescheduled: true)
     }
 }

@@ -42,6 +42,9 @@ actor DaemonCore {
     let launcher: Launcher
     /// Start time, broken route files and the service manager link (`deeplinker status`, `STATUS=`).
     nonisolated let vitals: DaemonVitals
+    /// Deadlines for `Daemon.sweep`, and the earliest one sent (nil: none pending).
+    nonisolated let sweeps = SweepSchedule()
+    var sweepDeadline: Int64?
 
     init(
         connection: DBusConnection, store: any InvocationStore, registry: AppRegistry, engine: DeeplinkEngine,
@@ -74,6 +77,8 @@ actor DaemonCore {
         appsByPath = Self.paths(for: registry)
         watchAppNames()
         engine.setPolicies(registry.policies)
+        // A changed `pending-ttl` moves the deadlines either way.
+        scheduleSweep(rescheduled: true)
     }
 
     /// Stores the changes the effects carry, in order, and queues the rest to run after the commit.
@@ -82,6 +87,7 @@ actor DaemonCore {
     func apply(_ effects: [EngineEffect]) -> PendingCommit {
         let commit = store.enqueue(effects: effects)
         guard !effects.isEmpty else { return commit }
+        scheduleSweep()
         nextBatchID += 1
         let id = nextBatchID
         awaitingCommit.append((id, effects, nil, []))

@@ -142,6 +142,30 @@ import Testing
         #expect(f.engine.pending(appID: app)?.id == "b")
     }
 
+    @Test func nextExpiryIsWhenTheWaitingRoutePassesItsTTL() throws {
+        var f = EngineFixture(policy: AppPolicy(pendingTTL: .seconds(10)))
+        #expect(f.engine.nextExpiry() == nil, "nothing waits")
+        let start = f.clock.nowMicroseconds()
+        try f.receive("a")
+        #expect(f.engine.nextExpiry() == start + 10_000_000)
+        f.clock.advance(.seconds(10))
+        #expect(f.engine.expireStale().isEmpty, "at the deadline it is not older than the TTL yet")
+        f.clock.advance(.microseconds(1))
+        #expect(f.engine.expireStale().statuses == ["a:expired"])
+        #expect(f.engine.nextExpiry() == nil)
+
+        try f.activate()
+        try f.receive("b")
+        #expect(f.engine.nextExpiry() == nil, "a route in flight does not expire")
+    }
+
+    @Test func nextExpiryIsNilWhenTheTTLIsOff() throws {
+        var f = EngineFixture(policy: AppPolicy(pendingTTL: nil))
+        try f.receive("a")
+        #expect(f.engine.pending(appID: app)?.id == "a")
+        #expect(f.engine.nextExpiry() == nil)
+    }
+
     @Test func newerRouteWaitsForTheDeliveryInFlightAndFollowsAnAcknowledgement() throws {
         var f = EngineFixture()
         try f.activate()

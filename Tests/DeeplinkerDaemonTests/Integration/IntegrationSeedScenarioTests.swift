@@ -143,6 +143,17 @@ struct IntegrationSeedScenarioTests {
         }
     }
 
+    @Test("a waiting route expires on its own once past pending-ttl, with no call to make the daemon look")
+    func pendingTTLExpiresUnasked() async throws {
+        try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["pending-ttl": "\"200ms\""])]) { f in
+            let reply = try await f.openURL(recipes, "bestrecipes://recipe/4")
+            #expect(f.statuses(reply.id) == ["pending"])
+            let expired = try await f.waitStatus(reply.id, "expired")
+            #expect(expired.detail.contains("pending-ttl"))
+            #expect(try await f.history(recipes).first { $0.id == reply.id }?.status == "expired")
+        }
+    }
+
     @Test("a route older than pending-ttl expires at BecameActive instead of being delivered")
     func pendingTTLExpiry() async throws {
         let clock = TestClock()
