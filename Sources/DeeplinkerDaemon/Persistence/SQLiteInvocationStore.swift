@@ -57,24 +57,23 @@ public final class SQLiteInvocationStore: InvocationStore {
         guard !committer.closed else { return }
         await committer.close()
         // GRDB closes the writer before the readers, and the last (read-only) connection cannot
-        // checkpoint, so the WAL would stay full and the next start would replay all of it.
-        // Checkpointed and truncated here, the next start reads an empty WAL.
-        // A failed checkpoint (a full disk) loses nothing: the WAL stays and is replayed.
+        // checkpoint, so the WAL would stay as long as it grew and the next start would replay
+        // all of it. So: checkpoint and truncate, then write one page back (the same
+        // user_version). The next start replays that one frame, and GRDB, finding a WAL with
+        // something in it, opens without a write of its own: a first write to an empty or new WAL
+        // costs two fsyncs (its header, its directory) on the way to the first reply.
         var checkpointError: (any Error)?
         do {
-            try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                try db.execute(sql: "PRAGMA user_version = \(Self.schemaVersion)")
+            }
         } catch {
+            // A failed checkpoint (a full disk) loses nothing: the WAL stays and is replayed.
             checkpointError = error
         }
         try pool.close()
         if let checkpointError { throw checkpointError }
-        // What SQLite's own last close does: with nothing in the WAL, the WAL and its index go.
-        // (GRDB looks up a WAL's size through Foundation, which reads /etc/passwd and /etc/group.)
-        var info = stat()
-        if stat(path + "-wal", &info) == 0, info.st_size == 0 {
-            unlink(path + "-wal")
-            unlink(path + "-shm")
-        }
     }
 
     /// Creates the state directory if missing, or checks that the existing path is a directory.
