@@ -202,7 +202,7 @@ struct RouteFileParserTests {
     }
 
     @Test func reportsTheFirstProblemInFileOrder() {
-        // TOMLKit hands keys back sorted; the error must still be the first one written.
+        // Keys are checked in the order they are written, so the error is the first one written.
         let error = RoutingFixtures.configError("zeta = 1\nalpha = 2")
         #expect(error?.description == "test.toml:1:1: zeta: unknown key \"zeta\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, pending-ttl, raise, restore-last-route, routes, schemes, shortcuts, targets)")
     }
