@@ -181,7 +181,8 @@ struct RouteFileParserTests {
         ("[targets]\nr = { id = \"int\" }\n[[shortcuts]]\ntype = \"a\"\ntitle = \"A\"\ntarget = \"r\"", "6:10", "leaves required parameter \"id\""),
         ("[targets]\nhome = {}\n[[shortcuts]]\ntype = \"a\"\ntitle = \"A\"\ntarget = \"home\"\ncolor = \"red\"", "7:1", "shortcuts[0].color: unknown key \"color\""),
         ("routes = 5", "1:10", "expected an array"),
-        ("name = \"x\"\nname = \"y\"", "2:8", "TOML syntax error"),
+        ("name = \"x\"\nname = \"y\"", "2:8", "TOML syntax error: key name is defined twice (first at line 1, column 1)"),
+        ("schemes = [\"a\"\n", "1:11", "TOML syntax error: unclosed array: the file ends before its ']'"),
         ("a = \"\u{0}\"", "1:1", "NUL"),
     ] as [(String, String, String)])
     func validationErrors(text: String, location: String, fragment: String) {
