@@ -93,6 +93,10 @@ public final class DBusConnection: @unchecked Sendable {
     /// handlers hold the daemon, which holds the connection), and kept they would keep that whole
     /// graph alive (LeakSanitizer found every in-process test daemon leaked that way).
     public func close() {
+        // Closed already: nothing to do. This is also `deinit` after a `close()`, which may run on
+        // the loop thread (the last reference can be the job below, or a handler it let go of)
+        // and must not capture `self` there.
+        guard !released.load(ordering: .acquiring) else { return }
         if loop.isLoopThread {
             // Waiting for our own thread to stop would never end; let another thread do it.
             Thread.detachNewThread { [self] in close() }

@@ -62,8 +62,8 @@ public struct TOMLValue: Sendable, Hashable {
         return nil
     }
 
-    /// The kind with an article, for messages: "a string", "an integer", "an inline table" is not
-    /// distinguished from other tables.
+    /// The kind with an article, for messages ("a string", "an integer"); an inline table is
+    /// "a table" like any other.
     public var kindName: String {
         switch kind {
         case .string: "a string"
