@@ -247,6 +247,24 @@ struct TOMLParserTests {
         #expect(document.root.count == 4)
     }
 
+    /// Tables of more than a few keys are indexed by key (`TOMLTable.indexedFrom`); lookups and
+    /// the duplicate check work the same on both sides of that size.
+    @Test(arguments: [3, TOMLTable.indexedFrom, TOMLTable.indexedFrom + 1, 40])
+    func tablesOfAnySizeLookUpAndCatchDuplicates(count: Int) throws {
+        let text = (0..<count).map { "k\($0) = \($0)" }.joined(separator: "\n")
+        let document = try TOMLDocument(parsing: text)
+        #expect(document.root.count == count)
+        #expect((0..<count).allSatisfy { document.root["k\($0)"]?.integer == Int64($0) })
+        #expect(document.root["k\(count)"] == nil)
+        let last = count - 1
+        #expect(Self.parse(text + "\nk\(last) = 1") == "error \(count + 1):\("k\(last) = ".count + 1): key k\(last) is defined twice (first at line \(count), column 1)")
+        #expect(Self.parse(text + "\nk0.x = 1").hasPrefix("error \(count + 1):8: k0 is an integer"))
+        let inline = "t = { " + (0..<count).map { "k\($0) = \($0)" }.joined(separator: ", ") + " }"
+        #expect(try TOMLDocument(parsing: inline).root["t"]?.table?["k\(last)"]?.integer == Int64(last))
+        let headers = (0..<count).map { "[t.k\($0)]" }.joined(separator: "\n")
+        #expect(Self.parse(headers + "\n[t.k\(last)]") == "error \(count + 1):1: table [t.k\(last)] is defined twice (first at line \(count), column 1)")
+    }
+
     @Test func errorDescriptionHasLineAndColumn() {
         let error = #expect(throws: TOMLSyntaxError.self) { try TOMLDocument(parsing: "a = 1\nb = @") }
         #expect(error?.description == "2:5: expected a value, found '@'")

@@ -64,7 +64,8 @@ extension TOMLParser {
     mutating func tableForKeyValue(_ parts: [KeyPart], in base: TOMLTableBuilder, section: Int, at errorIndex: Int) throws(TOMLSyntaxError) -> TOMLTableBuilder {
         var table = base
         for part in parts.dropLast() {
-            let path = table.path.appending(part.key)
+            // Only for new tables and messages.
+            lazy var path = table.path.appending(part.key)
             guard let entry = table[part.key] else {
                 guard table.depth < Self.maxDepth else { throw error(.tooDeep(limit: Self.maxDepth), at: errorIndex) }
                 let child = TOMLTableBuilder(origin: .dotted(section: section), location: part.location, path: path, depth: table.depth + 1)
@@ -127,7 +128,8 @@ extension TOMLParser {
         var table = root
         for (n, part) in parts.enumerated() {
             let isLast = n == parts.count - 1
-            let path = table.path.appending(part.key)
+            // Only for new tables and messages.
+            lazy var path = table.path.appending(part.key)
             guard let entry = table[part.key] else {
                 guard table.depth + (isLast && isArray ? 1 : 0) < Self.maxDepth else { throw error(.tooDeep(limit: Self.maxDepth), at: index) }
                 if !isLast {

@@ -2,8 +2,8 @@
 /// date-times as one bare token.
 extension TOMLParser {
     /// The value at the read position. `depth` is its nesting level, `path` its key path (for
-    /// messages about keys inside inline tables).
-    mutating func parseValue(depth: Int, path: TOMLKeyPath) throws(TOMLSyntaxError) -> TOMLValue {
+    /// messages about keys inside inline tables; made only for inline tables and arrays).
+    mutating func parseValue(depth: Int, path: @autoclosure () -> TOMLKeyPath) throws(TOMLSyntaxError) -> TOMLValue {
         guard i < bytes.count else { throw unexpected("a value") }
         let valueStart = i
         let location = location(i)
@@ -16,10 +16,10 @@ extension TOMLParser {
             return TOMLValue(.string(try parseLiteralString()), at: location)
         case UInt8(ascii: "["):
             guard depth <= Self.maxDepth else { throw error(.tooDeep(limit: Self.maxDepth)) }
-            return TOMLValue(.array(try parseArray(depth: depth, path: path)), at: location)
+            return TOMLValue(.array(try parseArray(depth: depth, path: path())), at: location)
         case UInt8(ascii: "{"):
             guard depth <= Self.maxDepth else { throw error(.tooDeep(limit: Self.maxDepth)) }
-            return TOMLValue(.table(try parseInlineTable(depth: depth, path: path, location: location)), at: location)
+            return TOMLValue(.table(try parseInlineTable(depth: depth, path: path(), location: location)), at: location)
         default:
             return TOMLValue(try parseBareValue(at: valueStart), at: location)
         }

@@ -18,13 +18,16 @@ public struct TOMLTable: Sendable, Hashable {
     }
 
     public private(set) var entries: [Entry] = []
-    private var positions: [String: Int] = [:]
+    /// Positions by key, kept once the table has more than `indexedFrom` keys; below that a scan
+    /// of the keys is faster than hashing (most tables of a route file have a handful).
+    private var positions: [String: Int]?
+    static let indexedFrom = 8
 
     public init() {}
 
     /// A table of `entries`; a key given twice keeps its first entry.
     public init(_ entries: [Entry]) {
-        for entry in entries where positions[entry.key] == nil { append(entry) }
+        for entry in entries where position(of: entry.key) == nil { append(entry) }
     }
 
     /// The keys in the order they were first written.
@@ -34,18 +37,27 @@ public struct TOMLTable: Sendable, Hashable {
     public var isEmpty: Bool { entries.isEmpty }
 
     public subscript(key: String) -> TOMLValue? {
-        positions[key].map { entries[$0].value }
+        position(of: key).map { entries[$0].value }
     }
 
     /// The entry of `key` (its key location and value).
     public func entry(_ key: String) -> Entry? {
-        positions[key].map { entries[$0] }
+        position(of: key).map { entries[$0] }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return entries.firstIndex { $0.key == key }
     }
 
     /// Adds `entry` at the end; the caller has made sure the key is new.
     mutating func append(_ entry: Entry) {
-        positions[entry.key] = entries.count
         entries.append(entry)
+        if positions != nil {
+            positions?[entry.key] = entries.count - 1
+        } else if entries.count > Self.indexedFrom {
+            positions = Dictionary(entries.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     public static func == (a: TOMLTable, b: TOMLTable) -> Bool { a.entries == b.entries }

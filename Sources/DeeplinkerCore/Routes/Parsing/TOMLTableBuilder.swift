@@ -42,7 +42,8 @@ final class TOMLTableBuilder {
     /// Tables and arrays above it (the root is at 0).
     let depth: Int
     private(set) var entries: [Entry] = []
-    private var positions: [String: Int] = [:]
+    /// Positions by key once there are more than `TOMLTable.indexedFrom` keys (see there).
+    private var positions: [String: Int]?
 
     init(origin: Origin, location: TextLocation, path: TOMLKeyPath, depth: Int) {
         self.origin = origin
@@ -53,24 +54,33 @@ final class TOMLTableBuilder {
     }
 
     subscript(key: String) -> Entry? {
-        positions[key].map { entries[$0] }
+        position(of: key).map { entries[$0] }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return entries.firstIndex { $0.key == key }
     }
 
     /// Adds a key the table does not have yet.
     func add(_ key: String, at keyLocation: TextLocation, _ member: Member) {
-        positions[key] = entries.count
         entries.append(Entry(key: key, keyLocation: keyLocation, member: member))
+        if positions != nil {
+            positions?[key] = entries.count - 1
+        } else if entries.count > TOMLTable.indexedFrom {
+            positions = Dictionary(entries.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     /// Moves the key of `key` to where a header now defines its table.
     func setKeyLocation(_ key: String, _ location: TextLocation) {
-        guard let position = positions[key] else { return }
+        guard let position = position(of: key) else { return }
         entries[position].keyLocation = location
     }
 
     /// Appends `element` to the array of tables at `key`.
     func appendTableArrayElement(_ key: String, _ element: TOMLTableBuilder) {
-        guard let position = positions[key], case .tableArray(var elements, let location) = entries[position].member else { return }
+        guard let position = position(of: key), case .tableArray(var elements, let location) = entries[position].member else { return }
         // Let go of the entry's copy first, so the append does not copy the array.
         entries[position].member = .tableArray([], location: location)
         elements.append(element)
