@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -35,7 +34,7 @@ let package = Package(
         .target(name: "DeeplinkerProtocol"),
         .target(
             name: "DeeplinkerCore",
-            dependencies: ["DeeplinkerProtocol", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["DeeplinkerProtocol"]
         ),
         // Route files on disk (SPEC §5): the search path and the one loader of daemon and CLI.
         .target(name: "DeeplinkerRouteFiles", dependencies: ["DeeplinkerCore"]),

@@ -2,7 +2,7 @@ import DeeplinkerCore
 
 /// `deeplinker-bench routing`: ns per match for the segment-trie matcher beside a linear
 /// JLRoutes-style matcher at 10, 1k, 10k and 100k generated routes, and the time to parse 1,000
-/// route files from text. Goals: ≤ 1 µs per match at 10k routes, ≥ 50× faster than linear there,
+/// route files from text and of the example route files. Goals: ≤ 1 µs per match at 10k routes, ≥ 50× faster than linear there,
 /// ≤ 2× slower from 10 to 100k routes.
 enum RoutingBenchmark {
     static func run() {
@@ -52,6 +52,7 @@ enum RoutingBenchmark {
         }
         let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         print("load 1,000 route files (\(files.first!.utf8.count) bytes, 20 routes each, from text): \(format(ms)) ms total, \(format(ms * 1000 / 1000)) µs per file, \(parsed) parsed")
+        runExampleFiles()
     }
 
     static let benchTargets: [String: TargetSchema] = [

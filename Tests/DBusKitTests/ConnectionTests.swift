@@ -277,4 +277,23 @@ import Testing
         let missing = await #expect(throws: DBusError.self) { _ = try await client.startServiceByName("org.example.Missing") }
         #expect(missing?.name == DBusError.serviceUnknownName)
     }
+
+    /// Handlers that hold their connection (through an owner, as a daemon's do) are let go by
+    /// `close()`, so the connection and its owner are freed, not kept alive by each other.
+    @Test func closeLetsGoOfHandlersThatHoldTheConnection() async throws {
+        let fixture = try BusFixture()
+        weak var released: DBusConnection?
+        do {
+            let connection = try fixture.connect()
+            released = connection
+            let owner = ConnectionOwner(connection)
+            try connection.export(DBusObject(path: "/org/example/Owned", interfaces: [
+                DBusInterface("org.example.Owned", methods: [DBusMethod("Ping") { call in call.reply([.string(owner.name)]) }])
+            ]))
+            try await connection.subscribe(MatchRule(interface: "org.example.Owned", member: "Changed")) { _, _ in _ = owner.name }
+            connection.onDisconnect { _ = owner.name }
+            connection.close()
+        }
+        #expect(released == nil)
+    }
 }

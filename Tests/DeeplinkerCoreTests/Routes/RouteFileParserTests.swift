@@ -181,7 +181,8 @@ struct RouteFileParserTests {
         ("[targets]\nr = { id = \"int\" }\n[[shortcuts]]\ntype = \"a\"\ntitle = \"A\"\ntarget = \"r\"", "6:10", "leaves required parameter \"id\""),
         ("[targets]\nhome = {}\n[[shortcuts]]\ntype = \"a\"\ntitle = \"A\"\ntarget = \"home\"\ncolor = \"red\"", "7:1", "shortcuts[0].color: unknown key \"color\""),
         ("routes = 5", "1:10", "expected an array"),
-        ("name = \"x\"\nname = \"y\"", "2:8", "TOML syntax error"),
+        ("name = \"x\"\nname = \"y\"", "2:8", "TOML syntax error: key name is defined twice (first at line 1, column 1)"),
+        ("schemes = [\"a\"\n", "1:11", "TOML syntax error: unclosed array: the file ends before its ']'"),
         ("a = \"\u{0}\"", "1:1", "NUL"),
     ] as [(String, String, String)])
     func validationErrors(text: String, location: String, fragment: String) {
@@ -202,7 +203,7 @@ struct RouteFileParserTests {
     }
 
     @Test func reportsTheFirstProblemInFileOrder() {
-        // TOMLKit hands keys back sorted; the error must still be the first one written.
+        // Keys are checked in the order they are written, so the error is the first one written.
         let error = RoutingFixtures.configError("zeta = 1\nalpha = 2")
         #expect(error?.description == "test.toml:1:1: zeta: unknown key \"zeta\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, pending-ttl, raise, restore-last-route, routes, schemes, shortcuts, targets)")
     }

@@ -1,21 +1,21 @@
-import TOMLKit
-
 extension RouteFileParser {
-    func parseTargets(_ value: TOMLValueConvertible?, at path: TOMLKeyPath) throws(ConfigError) -> [String: TargetSchema] {
+    func parseTargets(_ value: TOMLValue?, at path: TOMLKeyPath) throws(ConfigError) -> [String: TargetSchema] {
         guard let value else { return [:] }
         let t = try table(value, at: path)
         var targets: [String: TargetSchema] = [:]
-        for name in orderedKeys(t, at: path) {
+        for entry in t.entries {
+            let name = try key(entry, at: path)
             let targetPath = path.appending(name)
             guard TargetSchema.isValidName(name) else {
                 throw fail(targetPath, "invalid target name \"\(name)\" (use letters, digits, '-' and '.')", atKey: true)
             }
-            let schemaTable = try table(try member(t, name, at: path), at: targetPath)
+            let schemaTable = try table(entry.value, at: targetPath)
             var schema = TargetSchema(name: name)
-            for param in orderedKeys(schemaTable, at: targetPath) {
+            for paramEntry in schemaTable.entries {
+                let param = try key(paramEntry, at: targetPath)
                 let paramPath = targetPath.appending(param)
-                let paramValue = try member(schemaTable, param, at: targetPath)
-                if paramValue.type == .table {
+                let paramValue = paramEntry.value
+                if paramValue.table != nil {
                     throw fail(paramPath, "parameter \"\(param)\" of target \"\(name)\" must be a type such as \"int?\"; to name a target with a dot, quote it: \"\(name).\(param)\" = { ... }", atKey: true)
                 }
                 guard TargetSchema.isValidParameterName(param) else {
@@ -35,7 +35,7 @@ extension RouteFileParser {
         return targets
     }
 
-    func parseRoutes(_ value: TOMLValueConvertible?, at path: TOMLKeyPath, targets: [String: TargetSchema]) throws(ConfigError) -> [RouteRule] {
+    func parseRoutes(_ value: TOMLValue?, at path: TOMLKeyPath, targets: [String: TargetSchema]) throws(ConfigError) -> [RouteRule] {
         guard let value else { return [] }
         var routes: [RouteRule] = []
         var seen: [String: Int] = [:]
@@ -79,7 +79,7 @@ extension RouteFileParser {
             }
             let key = "\(priority) \(pattern.shape)"
             if let first = seen[key] {
-                let other = locator?.location(path.appending(first).appending("path")) ?? TextLocation(line: 1, column: 1)
+                let other = document.location(path.appending(first).appending("path"))
                 throw fail(patternPath, "duplicate pattern \"\(patternText)\" with priority \(priority): routes[\(first)] (line \(other.line)) has the same pattern")
             }
             seen[key] = i

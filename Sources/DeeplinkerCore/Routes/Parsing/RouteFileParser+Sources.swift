@@ -1,7 +1,5 @@
-import TOMLKit
-
 extension RouteFileParser {
-    func parseNotifications(_ value: TOMLValueConvertible?, at path: TOMLKeyPath, targets: [String: TargetSchema]) throws(ConfigError) -> NotificationConfig {
+    func parseNotifications(_ value: TOMLValue?, at path: TOMLKeyPath, targets: [String: TargetSchema]) throws(ConfigError) -> NotificationConfig {
         guard let value else { return NotificationConfig() }
         let t = try table(value, at: path)
         try checkKeys(t, at: path, allowed: ["target-key", "url-key", "id-key", "rules"])
@@ -23,11 +21,12 @@ extension RouteFileParser {
             if let from = r["params-from"] {
                 let fromPath = rulePath.appending("params-from")
                 let fromTable = try table(from, at: fromPath)
-                for name in orderedKeys(fromTable, at: fromPath) {
+                for entry in fromTable.entries {
+                    let name = try key(entry, at: fromPath)
                     guard schema.parameters[name] != nil else {
                         throw fail(fromPath.appending(name), "parameter \"\(name)\" is not declared by target \"\(schema.name)\"", atKey: true)
                     }
-                    rule.paramsFrom[name] = try dottedPath(try member(fromTable, name, at: fromPath), at: fromPath.appending(name))
+                    rule.paramsFrom[name] = try dottedPath(entry.value, at: fromPath.appending(name))
                 }
             }
             rule.params = try fixedParams(r["params"], at: rulePath.appending("params"), target: schema)
@@ -39,7 +38,7 @@ extension RouteFileParser {
         return config
     }
 
-    func parseShortcuts(_ value: TOMLValueConvertible?, at path: TOMLKeyPath, targets: [String: TargetSchema]) throws(ConfigError) -> [ShortcutConfig] {
+    func parseShortcuts(_ value: TOMLValue?, at path: TOMLKeyPath, targets: [String: TargetSchema]) throws(ConfigError) -> [ShortcutConfig] {
         guard let value else { return [] }
         var shortcuts: [ShortcutConfig] = []
         for (i, element) in try array(value, at: path).enumerated() {

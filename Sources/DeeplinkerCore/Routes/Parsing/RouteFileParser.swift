@@ -1,11 +1,9 @@
-import TOMLKit
-
 /// Parses and validates a route file's text (SPEC §5) into an `AppConfig`. Every problem becomes a
 /// `ConfigError` naming file, line, column and the offending value; the first one found is thrown.
 public struct RouteFileParser {
     let file: String
-    /// Positions of keys and values; nil on the fast first pass over a file (see `parse`).
-    let locator: TOMLSourceLocator?
+    /// The parsed file, for the line and column of a key path in messages.
+    let document: TOMLDocument
 
     static let topLevelKeys: Set<String> = [
         "name", "schemes", "domains", "launch", "delivery", "deliver-command", "pending-ttl", "dedupe-window",
@@ -23,27 +21,13 @@ public struct RouteFileParser {
             let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             throw ConfigError(file: file, line: line, column: 1, message: "the file contains a NUL character")
         }
-        if let problem = TOMLSourceLocator.syntaxProblem(in: text) {
-            throw ConfigError(file: file, line: problem.location.line, column: problem.location.column, message: "TOML syntax error: \(problem.message)")
-        }
-        let root: TOMLTable
+        let document: TOMLDocument
         do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError(
-                file: file, line: max(1, error.source.begin.line), column: max(1, error.source.begin.column),
-                message: "TOML syntax error: \(error.description)")
+            document = try TOMLDocument(parsing: text)
         } catch {
-            throw ConfigError(file: file, line: 1, column: 1, message: "TOML syntax error: \(error)")
+            throw ConfigError(file: file, line: error.location.line, column: error.location.column, message: "TOML syntax error: \(error.message)")
         }
-        // Valid files (the usual case) need no positions: parse without the locator first, and only
-        // when that fails parse again with it, so the error reported is the first in file order and
-        // carries its line and column.
-        do {
-            return try RouteFileParser(file: file, locator: nil).parseRoot(root, appID: appID)
-        } catch {
-            return try RouteFileParser(file: file, locator: TOMLSourceLocator(text: text)).parseRoot(root, appID: appID)
-        }
+        return try RouteFileParser(file: file, document: document).parseRoot(document.root, appID: appID)
     }
 
     func parseRoot(_ root: TOMLTable, appID: String) throws(ConfigError) -> AppConfig {
@@ -118,7 +102,7 @@ public struct RouteFileParser {
     }
 
     /// The schemes as spelled in the file, validated case-insensitively.
-    func parseSchemes(_ value: TOMLValueConvertible?, at path: TOMLKeyPath) throws(ConfigError) -> [String] {
+    func parseSchemes(_ value: TOMLValue?, at path: TOMLKeyPath) throws(ConfigError) -> [String] {
         guard let value else { return [] }
         var schemes: [String] = []
         var spellings: [String] = []
@@ -138,7 +122,7 @@ public struct RouteFileParser {
         return spellings
     }
 
-    func parseDomains(_ value: TOMLValueConvertible?, at path: TOMLKeyPath) throws(ConfigError) -> [DomainPattern] {
+    func parseDomains(_ value: TOMLValue?, at path: TOMLKeyPath) throws(ConfigError) -> [DomainPattern] {
         guard let value else { return [] }
         var domains: [DomainPattern] = []
         for (i, text) in try stringArray(value, at: path).enumerated() {
@@ -151,8 +135,8 @@ public struct RouteFileParser {
         return domains
     }
 
-    func parseLaunch(_ value: TOMLValueConvertible, at path: TOMLKeyPath) throws(ConfigError) -> LaunchMode {
-        if value.type == .array {
+    func parseLaunch(_ value: TOMLValue, at path: TOMLKeyPath) throws(ConfigError) -> LaunchMode {
+        if case .array = value.kind {
             let argv = try stringArray(value, at: path)
             guard let first = argv.first, !first.isEmpty else {
                 throw fail(path, "launch command must be a non-empty argv array with a program first")
@@ -169,7 +153,7 @@ public struct RouteFileParser {
         }
     }
 
-    func parseDeliverCommand(_ value: TOMLValueConvertible, at path: TOMLKeyPath) throws(ConfigError) -> [String] {
+    func parseDeliverCommand(_ value: TOMLValue, at path: TOMLKeyPath) throws(ConfigError) -> [String] {
         let argv = try stringArray(value, at: path)
         guard let first = argv.first, !first.isEmpty else {
             throw fail(path, "deliver-command must be a non-empty argv array with a program first")

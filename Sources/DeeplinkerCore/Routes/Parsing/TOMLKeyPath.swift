@@ -39,10 +39,24 @@ public struct TOMLKeyPath: Hashable, Sendable, CustomStringConvertible {
         return out
     }
 
-    /// A key with quotes and backslashes escaped, for quoting.
-    private static func escaped(_ key: String) -> String {
+    /// A key escaped for a basic string: quotes, backslashes and control characters (so a
+    /// message quoting the path stays on one line and holds no NUL).
+    static func escaped(_ key: String) -> String {
         var s = ""
-        for c in key { s += c == "\"" ? "\\\"" : c == "\\" ? "\\\\" : String(c) }
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "\"": s += "\\\""
+            case "\\": s += "\\\\"
+            case "\n": s += "\\n"
+            case "\t": s += "\\t"
+            case "\r": s += "\\r"
+            case "\u{8}": s += "\\b"
+            case "\u{C}": s += "\\f"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                s += "\\u" + TOMLSyntaxError.hex(scalar.value, digits: 4)
+            default: s.unicodeScalars.append(scalar)
+            }
+        }
         return s
     }
 }
