@@ -91,9 +91,13 @@ extension SQLiteInvocationStore {
         }
     }
 
-    /// A read on a pool reader, refused with ``StoreError/closed`` once closed.
+    /// A read, refused with ``StoreError/closed`` once closed. Until the first commit it runs on
+    /// the writer (nothing else writes yet, so it sees one state): start-up's reads then open no
+    /// reader connection on the way to the first reply. Afterwards it runs on a pool reader,
+    /// beside the commits.
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard !committer.closed else { throw StoreError.closed }
+        if committer.batchCount == 0 { return try await pool.writeWithoutTransaction(body) }
         return try await pool.read(body)
     }
 }

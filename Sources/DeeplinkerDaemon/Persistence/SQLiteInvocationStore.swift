@@ -102,16 +102,16 @@ public final class SQLiteInvocationStore: InvocationStore {
         if let problem = headerProblem(path: path) { throw StoreError.corrupt(path: path, reason: problem) }
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
-            try pool.writeWithoutTransaction { db in
+            // On the writer, which start-up needs anyway: no reader is opened before the first reply.
+            let (version, superseded, check) = try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
-            let (version, superseded) = try pool.read { db in
-                (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try migrator.hasBeenSuperseded(db))
+                return (
+                    try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try migrator.hasBeenSuperseded(db),
+                    try String.fetchOne(db, sql: "PRAGMA quick_check"))
             }
             guard version <= schemaVersion, !superseded else {
                 throw StoreError.unknownSchema(path: path, version: version, known: schemaVersion)
             }
-            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
             guard check == "ok" else {
                 throw StoreError.corrupt(path: path, reason: check ?? "quick_check returned nothing")
             }
