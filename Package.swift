@@ -46,6 +46,8 @@ let package = Package(
                 "DeeplinkerProtocol",
                 "DeeplinkerRouteFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API under GRDB: `sqlite3_system_errno` names the errno behind an I/O error.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -14,7 +14,7 @@ extension SQLiteInvocationStore {
     ) -> [Result<Void, any Error>] {
         do {
             // Savepoints cost two statements per caller; failures are rare, so try without first.
-            return try pool.write { db in
+            return try write(pool) { db in
                 for changes in batch {
                     for change in changes { try apply(change, db: db, state: state) }
                 }
@@ -26,7 +26,7 @@ extension SQLiteInvocationStore {
             guard batch.count > 1 else { return [.failure(error)] }
         }
         do {
-            return try pool.write { db in
+            return try write(pool) { db in
                 var results: [Result<Void, any Error>] = []
                 results.reserveCapacity(batch.count)
                 for changes in batch {
@@ -38,7 +38,7 @@ extension SQLiteInvocationStore {
                         results.append(.success(()))
                     } catch {
                         state.invocationCount = nil
-                        results.append(.failure(error))
+                        results.append(.failure(SystemErrorContext.adding(to: error, db: db)))
                     }
                 }
                 try trimHistory(db: db, state: state, limit: historyLimit)
@@ -47,6 +47,24 @@ extension SQLiteInvocationStore {
         } catch {
             state.invocationCount = nil
             return Array(repeating: .failure(error), count: batch.count)
+        }
+    }
+
+    /// `pool.write`, with the commit inside the closure so that a failure (a write or fsync refused
+    /// by the file system happens mostly at COMMIT) still has its connection at hand to ask SQLite
+    /// for the errno behind it. Rolled back on any error, as `pool.write` does.
+    static func write<T>(_ pool: DatabasePool, _ updates: (Database) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction { db in
+            do {
+                var value: T?
+                try db.inTransaction {
+                    value = try updates(db)
+                    return .commit
+                }
+                return value!
+            } catch {
+                throw SystemErrorContext.adding(to: error, db: db)
+            }
         }
     }
 

@@ -154,6 +154,11 @@ public final class SQLiteInvocationStore: InvocationStore {
 
     /// A short human-readable form of an underlying error.
     static func describe(_ error: any Error) -> String {
+        if let context = error as? SystemErrorContext {
+            // e.g. "disk I/O error: Read-only file system (EROFS) (SQLite result code 778)"
+            let error = context.error
+            return "\(error.message ?? error.description): \(context.systemDescription) (SQLite result code \(error.extendedResultCode.rawValue))"
+        }
         if let error = error as? DatabaseError {
             return "\(error.message ?? error.description) (SQLite result code \(error.extendedResultCode.rawValue))"
         }

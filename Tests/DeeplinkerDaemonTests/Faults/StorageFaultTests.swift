@@ -8,7 +8,8 @@ import Testing
 /// Storage faults the store reports and survives (SPEC §4 `StorageFailed`): the kernel's own ENOSPC
 /// on a real, small tmpfs, and a lock held by another connection; the failed write is not stored,
 /// and the same store writes again once storage works, without being reopened. (A read-only remount
-/// is refused by the kernel while the database is open for writing, so it is not tested here.)
+/// is refused by the kernel while the database is open for writing: I/O errors and a read-only file
+/// system come from a faulty FUSE file system in `FileSystemFaultTests`.)
 @Suite("Faults: storage", .serialized)
 struct StorageFaultTests {
     typealias S = StoreSamples

@@ -1,0 +1,64 @@
+import DeeplinkerCore
+@testable import DeeplinkerDaemon
+import Foundation
+import Testing
+
+/// I/O errors and a read-only file system below the store (SPEC §4 `StorageFailed`), from a real
+/// file system that fails the store's system calls (``FaultyFileSystem``, FUSE): every write while
+/// it fails is refused naming the database and the errno, nothing of it is stored, what was stored
+/// before stays, and the same open store writes again once the file system does.
+@Suite(
+    "Faults: I/O error and read-only file system below the store", .serialized,
+    .enabled(if: FaultyFileSystem.isAvailable, "\(FaultyFileSystem.unavailableReason)"))
+struct FileSystemFaultTests {
+    typealias S = StoreSamples
+
+    @Test("the write fails naming the database and the errno, nothing is stored, the store recovers", arguments: [
+        FileSystemFault.ioError, .readOnly,
+    ])
+    func faultThenRecovery(_ fault: FileSystemFault) async throws {
+        let directory = try TemporaryDirectory()
+        let backing = directory.appending("backing")
+        let mountPoint = directory.appending("state")
+        for path in [backing, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        let fs = try await FaultyFileSystem(backing: backing, mountPoint: mountPoint)
+        defer { fs.unmount() }
+        let store = try SQLiteInvocationStore(directory: mountPoint)
+        try await store.write([.invocation(S.invocation("before", at: 1))])
+
+        try await fs.inject(fault)
+        // Several writers at once: group commit puts them in one transaction, then retries each
+        // alone; every one fails and is reported as such.
+        let commits = (2...4).map { store.enqueue([.invocation(S.invocation("lost\($0)", at: Int64($0)))]) }
+        for commit in commits {
+            let message = try await failure(of: commit)
+            #expect(message.contains(store.path), "names the database: \(message)")
+            #expect(message.contains("disk I/O error"), "says it is an I/O failure: \(message)")
+            #expect(message.contains(fault.expectedMessage), "names the cause: \(message)")
+        }
+        // Reads still work, and show nothing of the failed writes.
+        #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["before"])
+
+        try await fs.inject(.none)
+        try await store.write([.invocation(S.invocation("after", at: 5))])
+        #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["after", "before"])
+        try await store.close()
+
+        // Durable in the backing file itself, read without the faulty layer.
+        let reopened = try SQLiteInvocationStore(directory: backing)
+        #expect(try await reopened.history(appID: nil, limit: 0).map(\.id) == ["after", "before"])
+        try await reopened.close()
+    }
+
+    /// The `StoreError.writeFailed` description of a commit that must fail.
+    private func failure(of commit: PendingCommit) async throws -> String {
+        do {
+            try await commit.wait()
+        } catch let error as StoreError {
+            guard case .writeFailed = error else { throw error }
+            return error.description
+        }
+        Issue.record("a write succeeded on a failing file system")
+        return ""
+    }
+}
