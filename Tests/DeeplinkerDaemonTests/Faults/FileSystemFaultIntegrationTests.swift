@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerDaemon
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 
@@ -51,14 +52,14 @@ struct FileSystemFaultIntegrationTests {
             let acknowledged = [stored.id, after.id, retry.id]
 
             // Nothing acknowledged is lost: a new daemon on the same files has every one.
-            await f.stopDaemon()
+            try await f.stopDaemon()
             try await f.startDaemon()
             let history = try await f.history(recipes).map(\.id)
             for id in acknowledged {
                 #expect(history.contains(id), "acknowledged \(id) is stored: \(history)")
             }
             #expect(history.count == acknowledged.count, "and nothing refused: \(history)")
-            await f.stopDaemon()
+            try await f.stopDaemon()
         }
     }
 }

@@ -1,5 +1,6 @@
 import DeeplinkerCore
 @testable import DeeplinkerDaemon
+import DeeplinkerTestSupport
 import Foundation
 import Testing
 
