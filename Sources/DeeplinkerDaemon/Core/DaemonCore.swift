@@ -87,7 +87,11 @@ actor DaemonCore {
     func apply(_ effects: [EngineEffect]) -> PendingCommit {
         let commit = store.enqueue(effects: effects)
         guard !effects.isEmpty else { return commit }
-        scheduleSweep()
+        // Only a newly waiting route can bring the next expiry forward; every other change
+        // (delivered, expired, superseded) leaves it or moves it later.
+        if effects.contains(where: { if case .statusChanged(let i) = $0 { i.status == .pending } else { false } }) {
+            scheduleSweep()
+        }
         nextBatchID += 1
         let id = nextBatchID
         awaitingCommit.append((id, effects, nil, []))
