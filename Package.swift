@@ -25,9 +25,12 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // Starting programs with posix_spawn (no Foundation `Process`): daemon, CLI, bench, tests.
+        .target(name: "CSpawn"),
+        .target(name: "Spawn", dependencies: ["CSpawn"]),
         .target(
             name: "DBusKit",
-            dependencies: ["CDBus"]
+            dependencies: ["CDBus", "Spawn"]
         ),
         // The contract's names (SPEC §1, §3): bus names, object paths, error names, platform-data
         // keys, lifecycle signals, de-duplication keys. No dependencies; everyone else imports it.
@@ -45,6 +48,7 @@ let package = Package(
                 "DeeplinkerCore",
                 "DeeplinkerProtocol",
                 "DeeplinkerRouteFiles",
+                "Spawn",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API under GRDB: `sqlite3_system_errno` names the errno behind an I/O error.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -74,6 +78,7 @@ let package = Package(
                 "DeeplinkerClient",
                 "DeeplinkerProtocol",
                 "DeeplinkerRouteFiles",
+                "Spawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,9 +93,11 @@ let package = Package(
                 "DeeplinkerCore",
                 "DeeplinkerDaemon",
                 "DeeplinkerProtocol",
+                "Spawn",
             ]
         ),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DeeplinkerTestSupport"]),
+        .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
         .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport"]),
         .testTarget(
             name: "DeeplinkerDaemonTests",
@@ -110,7 +117,7 @@ let package = Package(
         .target(
             name: "DeeplinkerTestSupport",
             dependencies: [
-                "DBusKit", "DeeplinkerClient", "DeeplinkerCore", "DeeplinkerDaemon", "DeeplinkerProtocol",
+                "DBusKit", "DeeplinkerClient", "DeeplinkerCore", "DeeplinkerDaemon", "DeeplinkerProtocol", "Spawn",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support"),

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import Spawn
 
 /// The same measurements against the real `deeplinkerd` binary in its own process (when it is
 /// built next to this executable or given with `--deeplinkerd`), which isolates the daemon's
@@ -19,7 +20,7 @@ enum ExternalDaemonBenchmark {
     /// A private bus with `deeplinkerd` running on it (state under `stateRoot`) and a client.
     final class Running: @unchecked Sendable {
         let bus: PrivateBus
-        let process: Process
+        let process: ChildProcess
         let client: DBusConnection
         let root: URL
 
@@ -29,20 +30,14 @@ enum ExternalDaemonBenchmark {
             root = base.appendingPathComponent("deeplinker-bench-ext-\(UUID().uuidString.prefix(8))")
             let configDir = root.appendingPathComponent("config")
             try BenchRouteFile.install(from: routeFile, into: configDir)
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = [
-                "--config-dir", configDir.path, "--state-dir", root.appendingPathComponent("state").path, "--bus-address", bus.address,
-            ]
             var environment = ProcessInfo.processInfo.environment
             environment["DEEPLINKER_LOG_LEVEL"] = environment["DEEPLINKER_BENCH_LOG_LEVEL"] ?? "warning"
             environment.removeValue(forKey: "WATCHDOG_USEC")
             environment.removeValue(forKey: "NOTIFY_SOCKET")
-            process.environment = environment
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            process = try ChildProcess(
+                executable: binary,
+                arguments: ["--config-dir", configDir.path, "--state-dir", root.appendingPathComponent("state").path, "--bus-address", bus.address],
+                environment: environment, standardInput: .null, standardOutput: .null, standardError: .null)
             client = try DBusConnection(address: bus.address)
             try await ExternalDaemonBenchmark.waitForName(client, process: process)
         }
@@ -184,21 +179,19 @@ enum ExternalDaemonBenchmark {
     }
 
     /// Waits (up to 15 s) until the daemon owns its name.
-    static func waitForName(_ client: DBusConnection, process: Process) async throws {
+    static func waitForName(_ client: DBusConnection, process: ChildProcess) async throws {
         for _ in 0..<1_500 {
             if try await client.nameOwner(BenchEnvironment.daemonName) != nil { return }
-            guard process.isRunning else { throw DBusError.failed("deeplinkerd exited with status \(process.terminationStatus)") }
+            if let termination = process.termination { throw DBusError.failed("deeplinkerd \(termination)") }
             try await Task.sleep(for: .milliseconds(10))
         }
         throw DBusError.failed("deeplinkerd did not take its name within 15 s")
     }
 
     /// SIGTERM, then SIGKILL if it lingers.
-    static func stop(_ process: Process) {
+    static func stop(_ process: ChildProcess) {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<500 where process.isRunning { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        if process.waitUntilExit(timeout: .seconds(5)) == nil { process.kill() }
     }
 }

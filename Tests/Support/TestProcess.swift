@@ -1,5 +1,6 @@
 import Foundation
 import DBusKit
+import Spawn
 
 /// A program a test runs: its stdout and stderr lines can be awaited (with time-outs, never
 /// sleeps), keys written to its stdin, and its exit awaited with a time-out that kills it. The one
@@ -17,10 +18,11 @@ public final class TestProcess: Sendable {
         public var output: String { stdout + stderr }
     }
 
-    public let process: Process
+    public let child: ChildProcess
     public let stdoutLines = Recorder<String>()
     public let stderrLines = Recorder<String>()
-    private let input = Pipe()
+    /// stdin's write end, until ``closeInput()``.
+    private let input: LockedValue<Int32?>
     private let drained = Recorder<Void>()
     private let collectedOut = OutputBuffer()
     private let collectedErr = OutputBuffer()
@@ -54,19 +56,13 @@ public final class TestProcess: Sendable {
 
     /// Starts `executable` with exactly `environment`.
     public init(executable: String, arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        self.process = process
-        Self.pump(out.fileHandleForReading, into: stdoutLines, keep: collectedOut, drained: drained)
-        Self.pump(err.fileHandleForReading, into: stderrLines, keep: collectedErr, drained: drained)
-        try process.run()
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments, environment: environment,
+            standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)
+        self.child = child
+        input = LockedValue(child.standardInput)
+        Self.pump(child.standardOutput!, into: stdoutLines, keep: collectedOut, drained: drained)
+        Self.pump(child.standardError!, into: stderrLines, keep: collectedErr, drained: drained)
     }
 
     /// Starts one of this package's products (`deeplinkerd`, `deeplinker`).
@@ -100,22 +96,33 @@ public final class TestProcess: Sendable {
 
     /// Writes `text` and a newline to stdin.
     public func send(_ text: String) {
-        input.fileHandleForWriting.write(Data((text + "\n").utf8))
+        input.withLock { fd in
+            guard let fd else { return }
+            var bytes = Array((text + "\n").utf8)[...]
+            while !bytes.isEmpty {
+                let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if written > 0 {
+                    bytes = bytes.dropFirst(written)
+                } else if written < 0 && errno != EINTR {
+                    return
+                }
+            }
+        }
     }
 
     /// Ends stdin.
     public func closeInput() {
-        try? input.fileHandleForWriting.close()
+        input.withLock { fd in
+            if let open = fd { close(open) }
+            fd = nil
+        }
     }
 
     /// Waits for the exit and for its output to be read; past `timeout` the process is killed and
     /// this throws.
     public func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
         let exited = Recorder<Int32>()
-        Thread.detachNewThread { [process] in
-            process.waitUntilExit()
-            exited.put(process.terminationStatus)
-        }
+        Task { [child] in exited.put(await child.exit().status) }
         do {
             let status = try await exited.next(timeout: timeout)
             try await drained.wait(count: 2, timeout: timeout) { _ in true }
@@ -132,38 +139,44 @@ public final class TestProcess: Sendable {
         return (status, stderr)
     }
 
-    /// Whether the process ended by a signal (`process.terminationStatus` is then the signal).
-    public var endedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
+    /// Whether the process ended by a signal (the status is then the signal's number).
+    public var endedBySignal: Bool {
+        if case .signalled? = child.termination { true } else { false }
+    }
 
     /// Everything written to stdout / stderr so far.
     public var stdout: String { collectedOut.text }
     public var stderr: String { collectedErr.text }
 
-    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    public func signal(_ number: Int32) { child.signal(number) }
 
     /// Kills the process (SIGKILL: a child may block SIGTERM) and reaps it.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        child.kill()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        closeInput()
+    }
 
-    private static func pump(_ handle: FileHandle, into lines: Recorder<String>, keep: OutputBuffer, drained: Recorder<Void>) {
+    /// Reads `fd` to its end on a thread of its own, line by line, then closes it.
+    private static func pump(_ fd: Int32, into lines: Recorder<String>, keep: OutputBuffer, drained: Recorder<Void>) {
         Thread.detachNewThread {
             var buffer = Data()
+            var chunk = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                keep.data.withLock { $0.append(chunk) }
-                buffer.append(chunk)
+                let count = read(fd, &chunk, chunk.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                keep.data.withLock { $0.append(contentsOf: chunk[0..<count]) }
+                buffer.append(contentsOf: chunk[0..<count])
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     lines.put(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
                     buffer.removeSubrange(buffer.startIndex...newline)
                 }
             }
+            close(fd)
             if !buffer.isEmpty { lines.put(String(decoding: buffer, as: UTF8.self)) }
             drained.put(())
         }
@@ -175,21 +188,12 @@ extension TestProcess {
     /// its output discarded; past `timeout` it is killed and this throws.
     @discardableResult
     public static func runBlocking(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(60)) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        let (seconds, attoseconds) = timeout.components
-        guard exited.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .success else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments, standardInput: .null, standardOutput: .null, standardError: .null)
+        guard let termination = child.waitUntilExit(timeout: timeout) else {
+            child.kill()
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable) \(arguments) did not exit within \(timeout)"])
         }
-        return process.terminationStatus
+        return termination.status
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Spawn
 
 /// A `dbus-daemon` of our own, for tests and for running without a session bus. It listens on a
 /// socket in a fresh temporary directory and bus-activates services from `serviceDirectories`.
@@ -6,7 +7,7 @@ public final class PrivateBus: Sendable {
     /// The address to connect to (what `DBUS_SESSION_BUS_ADDRESS` would hold).
     public let address: String
     public let directory: URL
-    private let process: Process
+    private let process: ChildProcess
 
     /// The `dbus-daemon`'s process id (the benchmark reads its CPU time from `/proc`).
     public var processIdentifier: Int32 { process.processIdentifier }
@@ -41,27 +42,29 @@ public final class PrivateBus: Sendable {
         try config.write(to: configURL, atomically: true, encoding: .utf8)
 
         // stderr goes nowhere so that a bus outliving a crashed parent holds none of its pipes.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--config-file=\(configURL.path)", "--print-address=1", "--nofork"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try Self.withNoSignalsBlocked { try process.run() }
+        // ChildProcess starts it with no signal blocked: Swift's worker threads block most
+        // signals, and a dbus-daemon with SIGCHLD blocked never learns that an activated service
+        // exited (activation hangs until its time-out).
+        let process = try ChildProcess(
+            executable: executable, arguments: ["--config-file=\(configURL.path)", "--print-address=1", "--nofork"],
+            standardInput: .null, standardOutput: .pipe, standardError: .null)
         self.process = process
 
-        var line = Data()
-        let handle = output.fileHandleForReading
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-            if line.contains(UInt8(ascii: "\n")) { break }
+        let output = process.standardOutput!
+        defer { close(output) }
+        var line: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        while !line.contains(UInt8(ascii: "\n")) {
+            let count = read(output, &chunk, chunk.count)
+            if count > 0 {
+                line += chunk[0..<count]
+            } else if count == 0 || errno != EINTR {
+                break
+            }
         }
         let lines = String(decoding: line, as: UTF8.self).split(separator: "\n").map(String.init)
         guard let first = lines.first, first.hasPrefix("unix:") else {
-            kill(process.processIdentifier, SIGKILL)
+            process.kill()
             throw DBusError.failed("dbus-daemon exited without printing an address")
         }
         address = first
@@ -71,27 +74,10 @@ public final class PrivateBus: Sendable {
         stop()
     }
 
-    /// Stops the bus and removes its directory.
+    /// Stops the bus (SIGKILL) and removes its directory.
     public func stop() {
-        if process.isRunning {
-            // SIGKILL: children started from Swift may inherit a mask that blocks SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.kill()
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// Runs `body` with this thread's signal mask empty. A spawned child inherits the calling
-    /// thread's mask, and Swift's worker threads block most signals: a `dbus-daemon` started with
-    /// SIGCHLD blocked never learns that an activated service exited (activation hangs until its
-    /// time-out), and every service it starts would inherit SIGTERM blocked.
-    static func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
-        var none = sigset_t()
-        sigemptyset(&none)
-        var saved = sigset_t()
-        pthread_sigmask(SIG_SETMASK, &none, &saved)
-        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-        return try body()
     }
 
     private static func escape(_ s: String) -> String {

@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import Foundation
+import Spawn
 import DeeplinkerRouteFiles
 
 /// Where and what `desktop-entry`, `install-desktop` and `uninstall-desktop` read and write
@@ -127,16 +128,14 @@ struct DesktopInstallation {
         guard let tool = path.split(separator: ":").map({ "\($0)/update-desktop-database" })
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
               FileManager.default.fileExists(atPath: applications) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = [applications]
-        process.standardOutput = FileHandle.standardError
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            Output.error("deeplinker: update-desktop-database \(applications) exited with status \(process.terminationStatus)")
+        // Its output goes to stderr: the CLI's stdout is for what the command reports.
+        guard let child = try? ChildProcess(
+            executable: tool, arguments: [applications], standardInput: .null, standardOutput: .descriptor(STDERR_FILENO))
+        else { return false }
+        let termination = child.waitUntilExit()
+        if termination != .exited(0) {
+            Output.error("deeplinker: update-desktop-database \(applications) \(termination)")
         }
-        return process.terminationStatus == 0
+        return termination == .exited(0)
     }
 }

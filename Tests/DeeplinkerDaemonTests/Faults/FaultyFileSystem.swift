@@ -56,14 +56,7 @@ final class FaultyFileSystem: Sendable {
     /// and python3 has fusepy.
     static let isAvailable: Bool = {
         guard TmpfsMount.isAvailable, access("/dev/fuse", R_OK | W_OK) == 0 else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import fusepy"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return (try? TestProcess.runBlocking("/usr/bin/python3", ["-c", "import fusepy"])) == 0
     }()
 
     /// Mounts the pass-through of `backing` (which must exist) on `mountPoint` (which must exist)
@@ -92,11 +85,7 @@ final class FaultyFileSystem: Sendable {
     /// Detaches the mount and ends the server. Stop whatever has files open below it first (the
     /// daemon): their later calls would fail with `ENOTCONN`.
     func unmount() {
-        let umount = Process()
-        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-        umount.arguments = ["-l", mountPoint]
-        umount.standardError = FileHandle.nullDevice
-        if (try? umount.run()) != nil { umount.waitUntilExit() }
+        _ = try? TestProcess.runBlocking("/bin/umount", ["-l", mountPoint])
         server.closeInput()
         server.stop()
     }
