@@ -79,7 +79,8 @@ struct DeeplinkerdTests {
         #expect(version.stdout == DeeplinkerAPI.version + "\n")
         let help = try await TestProcess.run(TestProcess.product("deeplinkerd"), ["--help"], environment: Self.environment())
         #expect(help.status == 0)
-        for flag in ["--config-dir", "--state-dir", "--bus-address", "--version", "--help"] {
+        // The fast path's options (DaemonArguments) are the ones ArgumentParser declares.
+        for flag in DaemonOption.allCases.map({ "--" + $0.rawValue }) + ["--version", "--help"] {
             #expect(help.stdout.contains(flag), "help lacks \(flag)")
         }
     }

@@ -1,0 +1,47 @@
+/// The options of an ordinary start (by the unit, by bus activation, by `scripts/run-daemon`),
+/// parsed without swift-argument-parser.
+///
+/// ArgumentParser finds a command's options by reflection, which costs about 60 protocol
+/// conformance look-ups, each a scan of the executable's 6,500 conformance records: about 1 ms of
+/// a 15 ms cold-start budget (README, "Cold start"). So a command line made only of known options
+/// with valid values takes this path, and anything else (`--help`, `--version`, completion
+/// scripts, an unknown option, a missing or bad value, a repeated option) gets nil, and
+/// ArgumentParser parses it and gives its usual answer or refusal.
+public struct DaemonArguments: Equatable, Sendable {
+    public var values: [DaemonOption: String] = [:]
+
+    public init(values: [DaemonOption: String] = [:]) {
+        self.values = values
+    }
+
+    public subscript(option: DaemonOption) -> String? { values[option] }
+
+    /// `arguments` without the program name: `--name value` or `--name=value` pairs of
+    /// ``DaemonOption``s, each at most once; nil for anything else.
+    public static func parse(_ arguments: [String]) -> DaemonArguments? {
+        var parsed = DaemonArguments()
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            guard argument.hasPrefix("--") else { return nil }
+            let body = argument.dropFirst(2)
+            let name: Substring
+            let value: String
+            if let equals = body.firstIndex(of: "=") {
+                name = body[..<equals]
+                value = String(body[body.index(after: equals)...])
+            } else {
+                name = body
+                index += 1
+                // A value that looks like an option is what ArgumentParser reports as missing.
+                guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
+                value = arguments[index]
+            }
+            guard let option = DaemonOption(rawValue: String(name)), parsed.values[option] == nil else { return nil }
+            if option == .logLevel && !DaemonOption.logLevels.contains(value) { return nil }
+            parsed.values[option] = value
+            index += 1
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,84 @@
+import DBusKit
+import DeeplinkerDaemon
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+extension Deeplinkerd {
+    /// Runs the daemon with parsed options until SIGTERM or SIGINT (SIGHUP reloads); returns the
+    /// exit status.
+    static func run(_ arguments: DaemonArguments) async -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        let level: Logger.Level
+        if let logLevel = arguments[.logLevel], let parsed = Logger.Level(rawValue: logLevel) {
+            level = parsed
+        } else if let variable = environment["DEEPLINKER_LOG_LEVEL"], !variable.isEmpty {
+            guard let parsed = Logger.Level(rawValue: variable) else {
+                FileHandle.standardError.write(Data("deeplinkerd: \(Self.unknownLevel(variable, from: "DEEPLINKER_LOG_LEVEL"))\n".utf8))
+                return 2
+            }
+            level = parsed
+        } else {
+            level = .info
+        }
+        let format = DaemonLogHandler.format(for: environment)
+        LoggingSystem.bootstrap { _ in DaemonLogHandler(format: format, level: level) }
+        let logger = Logger(label: "deeplinkerd")
+        SignalMask.unblockTerminationSignals()
+        // Trap the signals before anything else: the name is owned before the service group runs,
+        // and a SIGTERM or SIGHUP in between must not kill the process by default.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
+
+        var address = arguments[.busAddress]
+        var privateBus: PrivateBus?
+        if address == nil && !SessionBus.isAvailable(ProcessInfo.processInfo.environment) {
+            let bus: PrivateBus
+            do {
+                bus = try PrivateBus()
+            } catch {
+                FileHandle.standardError.write(Data("deeplinkerd: cannot start a private bus: \(error)\n".utf8))
+                return 1
+            }
+            privateBus = bus
+            address = bus.address
+            print("No session bus: started a private one. To talk to this daemon, run:")
+            print("export DBUS_SESSION_BUS_ADDRESS='\(bus.address)'")
+            fflush(nil)
+        }
+        let daemon: Daemon
+        do {
+            daemon = try await buildDaemon(
+                DaemonConfiguration(configDirectory: arguments[.configDirectory], stateDirectory: arguments[.stateDirectory], busAddress: address), logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            return 1
+        }
+        // A stop waits up to the daemon's shutdownTimeout for work in flight; past twice that the
+        // group cancels it, so SIGTERM always ends the process in bounded time.
+        var groupConfiguration = ServiceGroupConfiguration(services: [.init(service: daemon)], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        let handler = Task {
+            for await signal in signals {
+                if signal == .sighup {
+                    daemon.reload()
+                } else {
+                    await group.triggerGracefulShutdown()
+                }
+            }
+        }
+        defer { handler.cancel() }
+        do {
+            try await group.run()
+        } catch {
+            // Lost the bus: exit non-zero at once so the service manager or bus activation restarts us.
+            privateBus?.stop()
+            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            return 1
+        }
+        privateBus?.stop()
+        return 0
+    }
+}
