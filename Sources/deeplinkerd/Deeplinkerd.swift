@@ -47,6 +47,7 @@ struct Deeplinkerd: AsyncParsableCommand {
             return
         }
         let environment = ProcessInfo.processInfo.environment
+        MallocTuning.apply(environment: environment)
         let level: Logger.Level
         if let logLevel {
             level = Logger.Level(rawValue: logLevel)!
