@@ -61,9 +61,12 @@ let package = Package(
             name: "DeeplinkerClient",
             dependencies: ["DBusKit", "DeeplinkerProtocol"]
         ),
+        // glibc's mallopt for deeplinkerd (Sources/deeplinkerd/MallocTuning.swift says why).
+        .target(name: "CMallocTuning"),
         .executableTarget(
             name: "deeplinkerd",
             dependencies: [
+                "CMallocTuning",
                 "DeeplinkerDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -57,11 +57,11 @@ extension Daemon {
         let store = core.store
         core.track { _ in
             do {
-                let rows = try await store.history(appID: app.isEmpty ? nil : app, limit: Int(limit))
+                let rows = try await store.historyEntries(appID: app.isEmpty ? nil : app, limit: Int(limit))
                 call.reply([.array(elementSignature: "(sssssx)", rows.map { row in
                     .structure([
-                        .string(row.id), .string(row.appID), .string(row.route?.source.rawValue ?? row.source.rawValue),
-                        .string(row.route?.target ?? ""), .string(row.status.rawValue), .int64(row.receivedAt),
+                        .string(row.id), .string(row.appID), .string(row.source.rawValue),
+                        .string(row.target), .string(row.status.rawValue), .int64(row.receivedAt),
                     ])
                 })])
             } catch {

@@ -18,6 +18,9 @@ public protocol InvocationStore: Sendable {
     /// Retained invocations, newest first (by receipt time); `appID` `nil` = all apps, `limit` 0 = all.
     func history(appID: String?, limit: Int) async throws -> [Invocation]
 
+    /// The same rows as ``history(appID:limit:)``, as the `GetHistory` listing shows them.
+    func historyEntries(appID: String?, limit: Int) async throws -> [HistoryEntry]
+
     /// One invocation by id, if retained.
     func invocation(id: String) async throws -> Invocation?
 

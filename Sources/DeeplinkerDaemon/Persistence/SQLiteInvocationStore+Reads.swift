@@ -43,6 +43,32 @@ extension SQLiteInvocationStore {
         }
     }
 
+    /// Six columns through a cursor: no `Row` per invocation kept, no JSON decoded.
+    public func historyEntries(appID: String?, limit: Int) async throws -> [HistoryEntry] {
+        try await read { db in
+            let columns = """
+                SELECT id, app_id, CASE WHEN target IS NULL THEN source ELSE route_source END, target, status, received_at
+                FROM invocation
+                """
+            let rows = if let appID {
+                try Row.fetchCursor(db, sql: columns + " WHERE app_id = ? ORDER BY received_at DESC, seq DESC LIMIT ?",
+                                    arguments: [appID, limit > 0 ? limit : -1])
+            } else {
+                try Row.fetchCursor(db, sql: columns + " ORDER BY received_at DESC, seq DESC LIMIT ?",
+                                    arguments: [limit > 0 ? limit : -1])
+            }
+            var entries: [HistoryEntry] = []
+            while let row = try rows.next() {
+                let id: String = row[0]
+                let fail = StoreError.corrupt(path: "invocation \(id)", reason: "unknown source or status")
+                guard let source = Source(rawValue: row[2] ?? ""), let status = InvocationStatus(rawValue: row[4]) else { throw fail }
+                entries.append(HistoryEntry(
+                    id: id, appID: row[1], source: source, target: row[3] ?? "", status: status, receivedAt: row[5]))
+            }
+            return entries
+        }
+    }
+
     public func invocation(id: String) async throws -> Invocation? {
         try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM invocation WHERE id = ?", arguments: [id]).map(Self.invocation(from:))

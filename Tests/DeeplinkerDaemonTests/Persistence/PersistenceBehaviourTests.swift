@@ -47,6 +47,33 @@ import Testing
         #expect(try await store.history(appID: "org.none", limit: 0).isEmpty)
     }
 
+    /// `GetHistory` reads listing entries, not whole invocations (the SQLite store selects six
+    /// columns): the same rows in the same order, the route's source and target when routed.
+    @Test(arguments: StoreKind.allCases)
+    func historyEntriesListTheHistoryRows(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        var activity = S.invocation("b", app: "org.other.App", status: .delivered, at: 20)
+        activity.source = .activity
+        activity.route?.source = .universalLink
+        let rejected = Invocation(id: "r", appID: S.app, source: .url, route: nil, status: .rejected,
+                                  detail: "org.deeplinker.Error.NoRoute", receivedAt: 40)
+        try await store.write([
+            .invocation(S.invocation("a", at: 10)), .invocation(activity),
+            .invocation(S.invocation("c", at: 30)), .invocation(rejected),
+        ])
+        #expect(try await store.historyEntries(appID: nil, limit: 0) == [
+            HistoryEntry(id: "r", appID: S.app, source: .url, target: "", status: .rejected, receivedAt: 40),
+            HistoryEntry(id: "c", appID: S.app, source: .notification, target: "messages.details", status: .pending, receivedAt: 30),
+            HistoryEntry(id: "b", appID: "org.other.App", source: .universalLink, target: "messages.details", status: .delivered, receivedAt: 20),
+            HistoryEntry(id: "a", appID: S.app, source: .notification, target: "messages.details", status: .pending, receivedAt: 10),
+        ])
+        for (app, limit) in [(nil, 0), (nil, 2), (S.app, 0), (S.app, 1), ("org.none", 0)] as [(String?, Int)] {
+            let entries = try await store.historyEntries(appID: app, limit: limit)
+            #expect(entries == (try await store.history(appID: app, limit: limit)).map(HistoryEntry.init))
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func historyIsTrimmedOldestFinalFirstNeverOpenOnes(kind: StoreKind) async throws {
         let (store, directory) = try kind.make(historyLimit: 5)
