@@ -6,64 +6,78 @@ import Logging
 
 /// Connects, opens the store, loads the route files, recovers state, exports the API and takes
 /// the well-known name. `deeplinkerd` and the tests both start the daemon through this.
+///
+/// The store is opened and its state read on another thread while the bus connection is made, the
+/// name checked, the route files read and the subscriptions sent: the two paths cost about the
+/// same (README, "Cold start"), and cold start is a goal (SPEC §9, ≤ 15 ms to the first reply).
+/// Opening only reads (and sets aside a database that cannot be used, SPEC §4); nothing is
+/// written before the name is ours, and a daemon refused the name closes the store again.
 public func buildDaemon(_ configuration: DaemonConfiguration, logger: Logger = Logger(label: "deeplinkerd")) async throws -> Daemon {
+    let opening = Task { try await StoredState.open(configuration, logger: logger) }
     let connection: DBusConnection
     do {
         connection = try DBusConnection(address: configuration.busAddress)
     } catch {
+        await StoredState.discard(opening)
         throw DaemonError.busUnavailable(error.message)
     }
     do {
-        return try await assemble(configuration, connection: connection, logger: logger)
+        return try await assemble(configuration, connection: connection, opening: opening, logger: logger)
     } catch {
+        await StoredState.discard(opening)
         connection.close()
         throw error
     }
 }
 
-private func assemble(_ configuration: DaemonConfiguration, connection: DBusConnection, logger: Logger) async throws -> Daemon {
-    // Refuse early, before touching the database another daemon is using; the route files are
-    // read while the bus answers.
+private func assemble(
+    _ configuration: DaemonConfiguration, connection: DBusConnection, opening: Task<StoredState, any Error>, logger: Logger
+) async throws -> Daemon {
     async let existingOwner = connection.nameOwner(DeeplinkerAPI.busName)
     let directories = configuration.routeDirectories
     let loaded = RouteDirectory.load(directories: directories)
     if let owner = try await existingOwner {
         throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: owner)
     }
-    let store = try configuration.store ?? openStore(configuration, logger: logger)
-
     let (registry, errors) = RouteDirectory.merge(loaded, over: AppRegistry())
     for error in errors { logger.error("\(error.description)") }
     logger.info("loaded route files for \(registry.appIDs.count) apps from \(directories.joined(separator: ":"))")
+    return try await start(
+        configuration, registry: registry, brokenRouteFiles: errors.map(\.description), directories: directories,
+        opening: opening, connection: connection, logger: logger)
+}
 
+/// Subscribes, recovers the engine from the stored state, exports the API and takes the name. The
+/// bus calls go out together, in three round trips in all (subscriptions, owners, the name) rather
+/// than one per call.
+private func start(
+    _ configuration: DaemonConfiguration, registry: AppRegistry, brokenRouteFiles: [String], directories: [String],
+    opening: Task<StoredState, any Error>, connection: DBusConnection, logger: Logger
+) async throws -> Daemon {
+    let stored = try await opening.value
+    let store = stored.store
     let engine = DeeplinkEngine(clock: configuration.clock, policies: registry.policies)
     let core = DaemonCore(
         connection: connection, store: store, registry: registry, engine: engine, configuration: configuration,
         routeDirectories: directories, logger: logger)
-    core.vitals.brokenRouteFiles = errors.map(\.description)
+    core.vitals.brokenRouteFiles = brokenRouteFiles
     let daemon = Daemon(connection: connection, store: store, core: core, logger: logger)
     do {
-        return try await start(daemon, registry: registry, store: store, connection: connection, logger: logger)
+        return try await serve(daemon, registry: registry, stored: stored, connection: connection, logger: logger)
     } catch {
         daemon.watcher.stop()
-        try? await store.close()
         throw error
     }
 }
 
-/// Recovers the engine from the store, subscribes, exports the API and takes the name. The bus
-/// calls go out together, in three round trips in all (subscriptions, owners, the name) rather
-/// than one per call: cold start is a goal (SPEC §9, ≤ 15 ms to the first reply).
-private func start(
-    _ daemon: Daemon, registry: AppRegistry, store: any InvocationStore, connection: DBusConnection, logger: Logger
+/// Subscribes, recovers the engine, exports the API and takes the name.
+private func serve(
+    _ daemon: Daemon, registry: AppRegistry, stored: StoredState, connection: DBusConnection, logger: Logger
 ) async throws -> Daemon {
     let events = daemon.events
+    let (posted, snapshot, published) = (stored.posted, stored.snapshot, stored.published)
     // Posted notifications are in the core before any click can be queued behind them.
-    let posted = try await store.notifications()
     events.submit { core in core.postedNotifications = posted }
-    let snapshot = try await store.loadSnapshot(dedupeSince: daemon.core.configuration.clock.nowMicroseconds() - 3_600_000_000)
-    let published = try await store.allShortcuts()
-
     // Subscribe before reading owners, so no change falls between the two: one arg0 rule per
     // configured app (later registries are watched by `DaemonCore.watchAppNames`), the lifecycle
     // signals and the notification server, all in flight at once.
@@ -135,17 +149,4 @@ private func subscribeToNotificationServer(
         events.submit { core in core.notificationClosed(id) }
     }
     _ = try await (tokens, clicks, closes)
-}
-
-/// Opens the state directory's database; a corrupt or newer-schema one is set aside (SPEC §4) and
-/// logged, and the daemon starts empty.
-private func openStore(_ configuration: DaemonConfiguration, logger: Logger) throws -> any InvocationStore {
-    do {
-        let opened = try SQLiteInvocationStore.openSettingAsideUnusable(
-            directory: configuration.stateDirectory, historyLimit: configuration.historyLimit)
-        if let quarantined = opened.quarantined { logger.error("\(quarantined)") }
-        return opened.store
-    } catch {
-        throw DaemonError.storage("\(error)")
-    }
 }
