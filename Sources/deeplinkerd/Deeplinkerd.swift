@@ -57,12 +57,8 @@ struct Deeplinkerd: AsyncParsableCommand {
             print(DeeplinkerAPI.introspectionXML, terminator: "")
             return
         }
-        var values: [DaemonOption: String] = [:]
-        values[.configDirectory] = configDir
-        values[.stateDirectory] = stateDir
-        values[.busAddress] = busAddress
-        values[.logLevel] = logLevel
-        let status = await Self.run(DaemonArguments(values: values))
+        let arguments = DaemonArguments(configDirectory: configDir, stateDirectory: stateDir, busAddress: busAddress, logLevel: logLevel)
+        let status = await Self.run(arguments)
         if status != 0 { throw ExitCode(status) }
     }
 }

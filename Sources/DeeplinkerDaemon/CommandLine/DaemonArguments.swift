@@ -1,20 +1,45 @@
 /// The options of an ordinary start (by the unit, by bus activation, by `scripts/run-daemon`),
 /// parsed without swift-argument-parser.
 ///
-/// ArgumentParser finds a command's options by reflection, which costs about 60 protocol
+/// ArgumentParser finds a command's options by reflection, which costs about 70 protocol
 /// conformance look-ups, each a scan of the executable's 6,500 conformance records: about 1 ms of
 /// a 15 ms cold-start budget (README, "Cold start"). So a command line made only of known options
 /// with valid values takes this path, and anything else (`--help`, `--version`, completion
 /// scripts, an unknown option, a missing or bad value, a repeated option) gets nil, and
 /// ArgumentParser parses it and gives its usual answer or refusal.
 public struct DaemonArguments: Equatable, Sendable {
-    public var values: [DaemonOption: String] = [:]
+    // Four stored options rather than a dictionary: a `[DaemonOption: String]` is a generic type
+    // the runtime instantiates on first use, with conformance scans this path exists to avoid.
+    public var configDirectory: String?
+    public var stateDirectory: String?
+    public var busAddress: String?
+    public var logLevel: String?
 
-    public init(values: [DaemonOption: String] = [:]) {
-        self.values = values
+    public init(configDirectory: String? = nil, stateDirectory: String? = nil, busAddress: String? = nil, logLevel: String? = nil) {
+        self.configDirectory = configDirectory
+        self.stateDirectory = stateDirectory
+        self.busAddress = busAddress
+        self.logLevel = logLevel
     }
 
-    public subscript(option: DaemonOption) -> String? { values[option] }
+    public subscript(option: DaemonOption) -> String? {
+        get {
+            switch option {
+            case .configDirectory: configDirectory
+            case .stateDirectory: stateDirectory
+            case .busAddress: busAddress
+            case .logLevel: logLevel
+            }
+        }
+        set {
+            switch option {
+            case .configDirectory: configDirectory = newValue
+            case .stateDirectory: stateDirectory = newValue
+            case .busAddress: busAddress = newValue
+            case .logLevel: logLevel = newValue
+            }
+        }
+    }
 
     /// `arguments` without the program name: `--name value` or `--name=value` pairs of
     /// ``DaemonOption``s, each at most once; nil for anything else.
@@ -37,9 +62,9 @@ public struct DaemonArguments: Equatable, Sendable {
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 value = arguments[index]
             }
-            guard let option = DaemonOption(rawValue: String(name)), parsed.values[option] == nil else { return nil }
+            guard let option = DaemonOption(rawValue: String(name)), parsed[option] == nil else { return nil }
             if option == .logLevel && !DaemonOption.logLevels.contains(value) { return nil }
-            parsed.values[option] = value
+            parsed[option] = value
             index += 1
         }
         return parsed

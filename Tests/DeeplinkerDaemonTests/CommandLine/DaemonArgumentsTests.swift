@@ -8,9 +8,8 @@ import Testing
         let parsed = DaemonArguments.parse([
             "--config-dir", "/etc/deeplinker", "--state-dir=/var/lib/x=y", "--bus-address", "unix:path=/run/bus,guid=1", "--log-level=debug",
         ])
-        #expect(parsed == DaemonArguments(values: [
-            .configDirectory: "/etc/deeplinker", .stateDirectory: "/var/lib/x=y", .busAddress: "unix:path=/run/bus,guid=1", .logLevel: "debug",
-        ]))
+        #expect(parsed == DaemonArguments(
+            configDirectory: "/etc/deeplinker", stateDirectory: "/var/lib/x=y", busAddress: "unix:path=/run/bus,guid=1", logLevel: "debug"))
     }
 
     @Test func noArgumentsIsAnOrdinaryStart() {
