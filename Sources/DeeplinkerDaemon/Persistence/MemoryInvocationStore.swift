@@ -113,10 +113,11 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
         }
     }
 
-    /// Drops the oldest final invocations beyond `historyLimit` (lock held).
+    /// Once more than ``HistoryRetention/trimThreshold(limit:)`` invocations are kept, drops the
+    /// oldest final ones beyond `historyLimit`, as the SQLite store does (lock held).
     private func trim() {
+        guard rows.count > HistoryRetention.trimThreshold(limit: historyLimit) else { return }
         let excess = rows.count - historyLimit
-        guard excess > 0 else { return }
         let victims = rows.values
             .filter { $0.invocation.status.isFinal }
             .sorted { ($0.invocation.receivedAt, $0.seq) < ($1.invocation.receivedAt, $1.seq) }

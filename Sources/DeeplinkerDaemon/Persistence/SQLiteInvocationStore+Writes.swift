@@ -128,7 +128,8 @@ extension SQLiteInvocationStore {
         }
     }
 
-    /// Deletes the oldest final invocations beyond `limit` (pending and delivering ones are never trimmed).
+    /// Once more than ``HistoryRetention/trimThreshold(limit:)`` invocations are kept, deletes the
+    /// oldest final ones beyond `limit` (pending and delivering ones are never trimmed).
     static func trimHistory(db: Database, state: SQLiteWriteState, limit: Int) throws {
         let count: Int
         if let known = state.invocationCount {
@@ -137,7 +138,7 @@ extension SQLiteInvocationStore {
             count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM invocation") ?? 0
         }
         state.invocationCount = count
-        guard count > limit else { return }
+        guard count > HistoryRetention.trimThreshold(limit: limit) else { return }
         try db.cachedStatement(sql: """
             DELETE FROM invocation WHERE seq IN (
                 SELECT seq FROM invocation WHERE status NOT IN ('pending', 'delivering')

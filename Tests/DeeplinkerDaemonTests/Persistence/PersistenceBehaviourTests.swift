@@ -92,6 +92,25 @@ import Testing
         #expect(try await store.history(appID: nil, limit: 0).count == 5)
     }
 
+    /// A limit of 20 keeps up to 22 (a tenth as slack), then trims back to the newest 20 final ones
+    /// in one delete.
+    @Test(arguments: StoreKind.allCases)
+    func historyGrowsByATenthBeforeItIsTrimmedBackToTheLimit(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make(historyLimit: 20)
+        defer { _ = directory }
+        try await store.write([.invocation(S.invocation("open", status: .pending, at: 0))])
+        for index in 1...21 {
+            try await store.write([.invocation(S.invocation("d\(index)", status: .delivered, at: Int64(index)))])
+        }
+        #expect(try await store.history(appID: nil, limit: 0).count == 22, "within the slack nothing is trimmed")
+        try await store.write([.invocation(S.invocation("d22", status: .delivered, at: 22))])
+        let kept = try await store.history(appID: nil, limit: 0).map(\.id)
+        #expect(kept.count == 20)
+        #expect(kept.first == "d22")
+        #expect(kept.contains("open"), "an open invocation is never trimmed")
+        #expect(!kept.contains("d3") && kept.contains("d4"), "the oldest final ones went: \(kept)")
+    }
+
     @Test(arguments: StoreKind.allCases)
     func appStatesKeepTheirOwner(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()
