@@ -5,7 +5,7 @@ import Testing
 
 /// `scripts/static-deps/prepare`, which `scripts/install` uses to link libdbus and SQLite from their
 /// static archives: a real libdbus client linked through its `dbus-1.pc` needs no libdbus,
-/// libsystemd or libsqlite3 shared library, and still talks to a real bus.
+/// libsystemd, libsqlite3 or libstdc++ shared library, and still talks to a real bus.
 @Suite("scripts/static-deps")
 struct StaticDepsTests {
     static let prepare = TestFiles.repository("scripts/static-deps/prepare")
@@ -15,7 +15,9 @@ struct StaticDepsTests {
         #include <dbus/dbus.h>
         #include <sqlite3.h>
         #include <stdio.h>
+        void *_Znwm(unsigned long); /* operator new: one libstdc++ symbol, as the Swift runtime uses */
         int main(void) {
+          if (!_Znwm(8)) return 1;
           DBusError error; dbus_error_init(&error);
           DBusConnection *bus = dbus_bus_get_private(DBUS_BUS_SESSION, &error);
           if (!bus) { fprintf(stderr, "%s\\n", error.message); return 1; }
@@ -43,7 +45,7 @@ struct StaticDepsTests {
             let binary = directory.appending("client")
             let arguments = flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init)
             let compiled = try await TestProcess.run(
-                "/usr/bin/env", ["cc", source, "-o", binary] + arguments + ["-L\(deps)", "-lsqlite3", "-lm", "-lpthread", "-ldl"],
+                "/usr/bin/env", ["cc", source, "-o", binary] + arguments + ["-L\(deps)", "-lsqlite3", "-lstdc++", "-lm", "-lpthread", "-ldl"],
                 environment: environment)
             try #require(compiled.status == 0, "cc: \(compiled.output)")
 
@@ -51,6 +53,9 @@ struct StaticDepsTests {
             #expect(!needed.contains("libdbus-1.so"))
             #expect(!needed.contains("libsystemd"))
             #expect(!needed.contains("libsqlite3.so"))
+            // -lstdc++ finds the archive in DIR first: the Swift runtime's C++ is linked in.
+            #expect(FileManager.default.fileExists(atPath: deps + "/libstdc++.a"))
+            #expect(!needed.contains("libstdc++.so"), "\(needed)")
 
             let bus = try PrivateBus()
             defer { bus.stop() }
