@@ -5,6 +5,8 @@
 
 #include "CSpawn.h"
 
+_Static_assert(CSPAWN_SETSID == POSIX_SPAWN_SETSID, "POSIX_SPAWN_SETSID differs from glibc's");
+
 int cspawn_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }

@@ -27,10 +27,13 @@ public final class ChildProcess: Sendable {
     private let monitor: ExitMonitor
 
     /// Starts `executable` (a path; nothing is looked up on `PATH`) with `arguments` and
-    /// `environment` (nil: this process's own).
+    /// `environment` (nil: this process's own). The program sees `argumentZero` as `argv[0]`
+    /// (default: `executable`); with `newSession` it starts a session of its own (`setsid`), as a
+    /// launched app does.
     public init(
-        executable: String, arguments: [String] = [], environment: [String: String]? = nil,
-        standardInput stdin: Stream = .null, standardOutput stdout: Stream = .inherit, standardError stderr: Stream = .inherit
+        executable: String, arguments: [String] = [], argumentZero: String? = nil, environment: [String: String]? = nil,
+        standardInput stdin: Stream = .null, standardOutput stdout: Stream = .inherit, standardError stderr: Stream = .inherit,
+        newSession: Bool = false
     ) throws(SpawnError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -46,7 +49,7 @@ public final class ChildProcess: Sendable {
         sigemptyset(&defaults)
         for signal in 1..<65 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, Int32(signal)) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (newSession ? CSPAWN_SETSID : 0)))
 
         // Both ends are close-on-exec; dup2 onto 0, 1, 2 in the child clears the flag there.
         var parentEnds: [Int32?] = [nil, nil, nil]
@@ -78,7 +81,7 @@ public final class ChildProcess: Sendable {
         }
         cspawn_addclosefrom(&actions, 3)
 
-        let argv = CStringArray([executable] + arguments)
+        let argv = CStringArray([argumentZero ?? executable] + arguments)
         let envp = environment.map { CStringArray($0.map { "\($0.key)=\($0.value)" }) }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp?.pointers ?? environ)

@@ -33,7 +33,7 @@ extension Deeplinkerd {
 
         var address = arguments[.busAddress]
         var privateBus: PrivateBus?
-        if address == nil && !SessionBus.isAvailable(ProcessInfo.processInfo.environment) {
+        if address == nil && !SessionBus.isAvailable(environment) {
             let bus: PrivateBus
             do {
                 bus = try PrivateBus()

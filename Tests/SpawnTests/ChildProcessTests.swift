@@ -7,7 +7,11 @@ import Testing
 @Suite struct ChildProcessTests {
     /// Runs `script` with /bin/sh and returns its stdout and how it ended.
     private func shell(_ script: String) async throws -> (output: String, termination: ChildProcess.Termination) {
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], standardOutput: .pipe)
+        try await finish(ChildProcess(executable: "/bin/sh", arguments: ["-c", script], standardOutput: .pipe))
+    }
+
+    /// All of `child`'s stdout, and how it ended.
+    private func finish(_ child: ChildProcess) async -> (output: String, termination: ChildProcess.Termination) {
         let fd = child.standardOutput!
         defer { close(fd) }
         var output: [UInt8] = []
@@ -76,6 +80,21 @@ import Testing
         let descriptors = output.split(separator: "\n").compactMap { Int($0) }
         #expect(!descriptors.contains(Int(open)), "\(descriptors)")
         #expect(Set(descriptors).isSuperset(of: [0, 1, 2]))
+    }
+
+    /// A launched app leads a session of its own (session id = its pid) and sees the name it was
+    /// launched by as argv[0]; by default it does neither.
+    @Test(arguments: [true, false])
+    func newSessionAndArgumentZero(newSession: Bool) async throws {
+        let script = #"echo $$ $(cut -d' ' -f6 /proc/$$/stat) $(tr '\0' '\n' < /proc/$$/cmdline | head -1)"#
+        let (named, termination) = try await finish(ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", script], argumentZero: newSession ? "sh-by-name" : nil,
+            standardOutput: .pipe, newSession: newSession))
+        #expect(termination == .exited(0))
+        let fields = named.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        try #require(fields.count == 3, "\(named)")
+        #expect((fields[0] == fields[1]) == newSession, "pid \(fields[0]), session \(fields[1])")
+        #expect(fields[2] == (newSession ? "sh-by-name" : "/bin/sh"))
     }
 
     @Test func missingProgramIsRefusedWithItsName() throws {

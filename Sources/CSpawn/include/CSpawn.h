@@ -5,6 +5,10 @@
 
 #include <spawn.h>
 
+/// glibc's POSIX_SPAWN_SETSID (the child starts a new session), declared only under _GNU_SOURCE;
+/// CSpawn.c checks that the value is glibc's.
+#define CSPAWN_SETSID 0x80
+
 /// pipe2(fds, O_CLOEXEC): both ends close-on-exec from the start, so no program another thread
 /// starts at the same moment inherits them.
 int cspawn_pipe_cloexec(int fds[2]);

@@ -116,8 +116,8 @@ final class Launcher: Sendable {
         let logger = self.logger
         let pid: pid_t
         do throws(AppProcess.SpawnError) {
-            pid = try AppProcess.spawn(argv, environment: appEnvironment(summons), directory: directory) { status in
-                logger.debug("\(appID) (\(argv.first ?? "")) exited with wait status \(status)")
+            pid = try AppProcess.spawn(argv, environment: appEnvironment(summons), directory: directory) { termination in
+                logger.debug("\(appID) (\(argv.first ?? "")) \(termination)")
             }
         } catch {
             logger.warning("could not start \(appID): \(error)")
