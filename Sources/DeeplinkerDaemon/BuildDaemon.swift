@@ -56,6 +56,10 @@ private func start(
 ) async throws -> Daemon {
     let stored = try await opening.value
     let store = stored.store
+    // Commits run on the bus thread once it has dispatched the calls it read: one transaction for
+    // all of them, and no thread to wake on the way to the replies.
+    let executor = connection.executor
+    store.scheduleCommits { drain in executor.executeWhenIdle(drain) }
     let engine = DeeplinkEngine(clock: configuration.clock, policies: registry.policies)
     let core = DaemonCore(
         connection: connection, store: store, registry: registry, engine: engine, configuration: configuration,

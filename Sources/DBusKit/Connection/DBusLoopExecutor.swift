@@ -19,6 +19,13 @@ public final class DBusLoopExecutor: SerialExecutor {
         loop.enqueue(body)
     }
 
+    /// Runs `body` on the loop once the jobs queued so far have run and the messages read in this
+    /// wake-up are dispatched, before the loop waits for the bus again: work that is cheaper done
+    /// once for all of them (a group commit), with no thread to wake.
+    public func executeWhenIdle(_ body: @escaping @Sendable () -> Void) {
+        loop.enqueueWhenIdle(body)
+    }
+
     /// Whether the caller is on the loop (where this executor's jobs run).
     public var isCurrent: Bool { loop.isLoopContext }
 

@@ -11,7 +11,13 @@ final class EventLoop: @unchecked Sendable {
     var timeouts: [TimeoutEntry] = []
     var running = true
 
-    private let jobs = LockedValue<(queue: [@Sendable () -> Void], finished: Bool)>(([], false))
+    private let jobs = LockedValue(Jobs())
+    private struct Jobs {
+        var queue: [@Sendable () -> Void] = []
+        /// Run once the queue is empty and the messages read are dispatched, before the next poll.
+        var idle: [@Sendable () -> Void] = []
+        var finished = false
+    }
     private let wakeFD: Int32
     /// The loop thread's id, 0 until that thread has started (it stores its own id first thing,
     /// so messages it dispatches always find themselves on the loop).
@@ -74,13 +80,21 @@ final class EventLoop: @unchecked Sendable {
         if !queue(job) { afterEnd.async(execute: job) }
     }
 
-    /// Appends `job` for the loop thread; false once the loop has ended. Only the first job into an
-    /// empty queue wakes the loop, which drains the queue until it is empty.
-    private func queue(_ job: @escaping @Sendable () -> Void) -> Bool {
+    /// Runs `job` on the loop thread once it has run the jobs queued so far and dispatched the
+    /// messages it has read, right before it waits again: work done once per wake-up for all the
+    /// messages of that wake-up. Never inline; after the loop ended, on the serial queue that
+    /// takes over from it.
+    func enqueueWhenIdle(_ job: @escaping @Sendable () -> Void) {
+        if !queue(job, idle: true) { afterEnd.async(execute: job) }
+    }
+
+    /// Appends `job` for the loop thread; false once the loop has ended. Only the first job into
+    /// empty queues wakes the loop, which drains them until they are empty.
+    private func queue(_ job: @escaping @Sendable () -> Void, idle: Bool = false) -> Bool {
         let wake = jobs.withLock { state -> Bool? in
             if state.finished { return nil }
-            state.queue.append(job)
-            return state.queue.count == 1
+            if idle { state.idle.append(job) } else { state.queue.append(job) }
+            return state.queue.count + state.idle.count == 1
         }
         guard let wake else { return false }
         if wake {
@@ -120,6 +134,17 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Runs the idle jobs queued so far; false when there were none.
+    private func runIdleJobs() -> Bool {
+        let batch = jobs.withLock { state -> [@Sendable () -> Void] in
+            let taken = state.idle
+            state.idle.removeAll(keepingCapacity: true)
+            return taken
+        }
+        for job in batch { job() }
+        return !batch.isEmpty
+    }
+
     private func runLoop() {
         var fds: [pollfd] = []
         var owners: [OpaquePointer?] = []
@@ -129,6 +154,8 @@ final class EventLoop: @unchecked Sendable {
             guard running else { break }
             runJobs()
             guard running else { break }
+            // Idle jobs may queue jobs or send: go round once more before sleeping.
+            if runIdleJobs() { continue }
 
             fds.removeAll(keepingCapacity: true)
             owners.removeAll(keepingCapacity: true)
@@ -173,8 +200,9 @@ final class EventLoop: @unchecked Sendable {
         // Jobs posted after the end run on their caller's thread; run those that raced the end here.
         let leftovers = jobs.withLock { state -> [@Sendable () -> Void] in
             state.finished = true
-            let taken = state.queue
+            let taken = state.queue + state.idle
             state.queue.removeAll()
+            state.idle.removeAll()
             return taken
         }
         for job in leftovers { job() }

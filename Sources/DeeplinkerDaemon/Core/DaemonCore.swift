@@ -96,10 +96,10 @@ actor DaemonCore {
         let id = nextBatchID
         awaitingCommit.append((id, effects, nil, []))
         commit.whenResolved { outcome in
-            // Marshalled here, on the committing thread: the bus thread is the daemon's busiest.
             let signals = (try? outcome.get()) == nil ? [] : Self.invocationChangedSignals(effects)
-            // Inline when the commit was already resolved here (still inside `apply`, on the bus
-            // thread): queued, the signals would go out after a reply the caller sends at once.
+            // Inline on the bus thread, where the daemon's commits run (and where the memory store
+            // resolves at once, still inside `apply`): queued, the signals would go out after the
+            // reply that the next callback sends.
             self.onLoop { $0.effectsCommitted(id, outcome, signals: signals) }
         }
         return commit

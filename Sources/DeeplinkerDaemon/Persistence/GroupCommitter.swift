@@ -2,12 +2,13 @@ import DBusKit
 import Dispatch
 import Foundation
 
-/// Batches writes: whatever is enqueued while a transaction commits goes into the next one, so N
-/// concurrent callers cost about two fsyncs, not N.
+/// Batches writes: whatever is enqueued before a transaction starts goes into it, so N concurrent
+/// callers cost about two fsyncs, not N.
 ///
-/// Commits run on one private serial dispatch queue with synchronous SQLite calls: the blocking
-/// fsync never occupies a thread of Swift's cooperative pool, and a write costs only two thread
-/// hand-offs (to the queue and back to the waiting caller).
+/// Commits run with synchronous SQLite calls where the ``CommitScheduler`` puts them: by default on
+/// one private serial dispatch queue (the blocking fsync never occupies a thread of Swift's
+/// cooperative pool); the daemon has them run on its bus thread once that thread has dispatched
+/// the calls it read, so a write needs no thread hand-off at all (see ``schedule(on:)``).
 final class GroupCommitter: Sendable {
     /// Commits a batch in one transaction and returns one result per item, in order.
     typealias CommitBatch = @Sendable ([[StoreChange]]) -> [Result<Void, any Error>]
@@ -18,6 +19,7 @@ final class GroupCommitter: Sendable {
         var isClosed = false
         var batches = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var scheduler: CommitScheduler?
     }
 
     private let state = LockedValue(State())
@@ -29,6 +31,12 @@ final class GroupCommitter: Sendable {
     init(beforeBatch: (@Sendable (Int) -> Void)? = nil, commitBatch: @escaping CommitBatch) {
         self.beforeBatch = beforeBatch
         self.commitBatch = commitBatch
+    }
+
+    /// Runs the commits that start from now on through `scheduler` instead of the private queue.
+    /// It must run each drain after the call that scheduled it returns, one at a time.
+    func schedule(on scheduler: @escaping CommitScheduler) {
+        state.withLock { $0.scheduler = scheduler }
     }
 
     /// Number of transactions committed so far (for tests and diagnostics).
@@ -44,17 +52,18 @@ final class GroupCommitter: Sendable {
     /// Queues `changes` behind everything queued before and starts draining if idle.
     func submit(_ changes: [StoreChange]) -> PendingCommit {
         let commit = PendingCommit()
-        let start: Bool? = state.withLock { state in
-            if state.isClosed { return nil }
+        enum Next { case refuse, join, drain(CommitScheduler) }
+        let next: Next = state.withLock { state in
+            if state.isClosed { return .refuse }
             state.queue.append((changes, commit))
-            if state.draining { return false }
+            if state.draining { return .join }
             state.draining = true
-            return true
+            return .drain(state.scheduler ?? { [commitQueue] drain in commitQueue.async(execute: drain) })
         }
-        switch start {
-        case nil: commit.resolve(.failure(StoreError.closed))
-        case true?: commitQueue.async { self.drain() }
-        case false?: break
+        switch next {
+        case .refuse: commit.resolve(.failure(StoreError.closed))
+        case .join: break
+        case .drain(let scheduler): scheduler { self.drain() }
         }
         return commit
     }

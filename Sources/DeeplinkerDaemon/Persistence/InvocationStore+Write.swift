@@ -1,6 +1,9 @@
 import DeeplinkerCore
 
 extension InvocationStore {
+    /// Commits at once (the memory store): nothing to schedule.
+    public func scheduleCommits(on scheduler: @escaping CommitScheduler) {}
+
     /// Enqueues `changes` and waits until they are durably committed.
     ///
     /// Only use it where ordering against other writes does not matter; from the engine's actor prefer

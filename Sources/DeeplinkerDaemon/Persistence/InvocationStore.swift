@@ -6,10 +6,19 @@ import DeeplinkerCore
 /// Writes go through ``enqueue(_:)``, which fixes their order synchronously and returns a
 /// ``PendingCommit``; concurrently enqueued writes are committed together in one transaction
 /// (group commit) and each caller's ``PendingCommit/wait()`` returns once its own write is durable.
+/// Runs a drain of queued writes later, on one thread at a time (see
+/// ``InvocationStore/scheduleCommits(on:)``).
+public typealias CommitScheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
+
 public protocol InvocationStore: Sendable {
     /// Queues `changes` to be committed atomically, after everything enqueued before.
     /// Call it from the engine's actor right after the event so writes keep the engine's order.
     func enqueue(_ changes: [StoreChange]) -> PendingCommit
+
+    /// Runs commits where `scheduler` puts them (each drain later than the write that asked for
+    /// it, one at a time) instead of on the store's own thread: the daemon hands it its bus loop's
+    /// idle hook. A store that commits at once needs no scheduler and ignores it.
+    func scheduleCommits(on scheduler: @escaping CommitScheduler)
 
     /// Everything the engine needs at start-up; `dedupeSince` (µs since the epoch) bounds the
     /// recent invocations loaded for de-duplication.

@@ -2,7 +2,7 @@ import DeeplinkerCore
 import GRDB
 
 extension SQLiteInvocationStore {
-    /// Commits one batch in a single transaction (one fsync), synchronously on the commit queue;
+    /// Commits one batch in a single transaction (one fsync), synchronously where the committer runs it;
     /// history is trimmed in the same transaction. The batch is first written straight through; if
     /// any write fails, that transaction is rolled back and the batch is written again with each
     /// caller's changes in their own savepoint, so one failing write does not fail the others.

@@ -53,6 +53,10 @@ public final class SQLiteInvocationStore: InvocationStore {
         committer.submit(changes)
     }
 
+    public func scheduleCommits(on scheduler: @escaping CommitScheduler) {
+        committer.schedule(on: scheduler)
+    }
+
     public func close() async throws {
         guard !committer.closed else { return }
         await committer.close()
