@@ -67,11 +67,17 @@ public final class SQLiteInvocationStore: InvocationStore {
         // something in it, opens without a write of its own: a first write to an empty or new WAL
         // costs two fsyncs (its header, its directory) on the way to the first reply.
         var checkpointError: (any Error)?
-        do {
+        // Detached: GRDB's async access throws CancellationError in a cancelled task, and a daemon
+        // stopped by cancelling its task must close as cleanly as one stopped by a signal.
+        let pool = self.pool
+        let checkpoint = Task.detached {
             try await pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 try db.execute(sql: "PRAGMA user_version = \(Self.schemaVersion)")
             }
+        }
+        do {
+            try await checkpoint.value
         } catch {
             // A failed checkpoint (a full disk) loses nothing: the WAL stays and is replayed.
             checkpointError = error

@@ -37,6 +37,22 @@ import Testing
         try await reopened.close()
     }
 
+    /// A daemon stopped by cancelling its task (as the test fixture and the benchmark stop theirs)
+    /// closes its store in that cancelled task: the checkpoint must still run.
+    @Test func closeInACancelledTaskStillCheckpoints() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteInvocationStore(directory: directory.path)
+        try await store.write((0..<20).map { .invocation(S.invocation("i\($0)", status: .pending, at: Int64($0))) })
+        _ = try await store.history(appID: nil, limit: 0)  // a reader, as in closeCheckpointsTheWAL
+        let closing = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await store.close()
+        }
+        await #expect(throws: Never.self) { try await closing.value }
+        let size = try walSize(store.path + "-wal")
+        #expect(size == 32 + 24 + 4096, "checkpointed down to one frame")
+    }
+
     private func walSize(_ path: String) throws -> Int {
         var info = stat()
         guard stat(path, &info) == 0 else { return -1 }
