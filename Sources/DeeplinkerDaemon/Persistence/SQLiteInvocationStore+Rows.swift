@@ -3,29 +3,11 @@ import Foundation
 import GRDB
 
 extension SQLiteInvocationStore {
-    /// The invocation columns in the order of ``invocationArguments(_:)``.
+    /// The invocation columns, in the order ``InvocationRowBinding`` binds them as `?1`…`?16`.
     static let invocationColumns = """
         id, app_id, source, status, detail, received_at, updated_at, target, route_source, parameters, \
         launch_kind, dedupe_key, platform_data, attempts, redelivery, revision
         """
-
-    /// Statement arguments for an invocation row, matching ``invocationColumns``.
-    static func invocationArguments(_ invocation: Invocation) -> StatementArguments {
-        var values: [(any DatabaseValueConvertible)?] = [
-            invocation.id, invocation.appID, invocation.source.rawValue, invocation.status.rawValue,
-            invocation.detail, invocation.receivedAt, invocation.updatedAt,
-        ]
-        values.append(invocation.route?.target)
-        values.append(invocation.route?.source.rawValue)
-        values.append(invocation.route.map { encodeJSON($0.parameters) })
-        values.append(invocation.launchKind)
-        values.append(invocation.dedupeKey)
-        values.append(encodeJSON(invocation.platformData))
-        values.append(invocation.attempts)
-        values.append(invocation.redelivery)
-        values.append(invocation.revision)
-        return StatementArguments(values)
-    }
 
     /// Decodes an invocation row; an unreadable row is reported as corruption naming the invocation.
     static func invocation(from row: Row) throws -> Invocation {

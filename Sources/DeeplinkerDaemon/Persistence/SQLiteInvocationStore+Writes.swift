@@ -94,27 +94,30 @@ extension SQLiteInvocationStore {
         }
     }
 
+    /// The upsert's UPDATE: the row's values as `?1`…`?16`, applied unless the stored revision is newer.
+    static let updateInvocationSQL = """
+        UPDATE invocation SET app_id = ?2, source = ?3, status = ?4, detail = ?5, received_at = ?6,
+            updated_at = ?7, target = ?8, route_source = ?9, parameters = ?10, launch_kind = ?11,
+            dedupe_key = ?12, platform_data = ?13, attempts = ?14, redelivery = ?15, revision = ?16
+        WHERE id = ?1 AND revision <= ?16
+        """
+
+    /// The upsert's INSERT of a new row (an existing id is left alone).
+    static let insertInvocationSQL = """
+        INSERT OR IGNORE INTO invocation (\(invocationColumns))
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+        """
+
     /// Updates the row if the stored revision is not newer, else inserts it if new; a stale version
     /// changes nothing. A delivered route also becomes the app's last route.
     static func upsert(_ invocation: Invocation, db: Database, state: SQLiteWriteState) throws {
-        let arguments = invocationArguments(invocation)
         var applied = false
         // Revision 0 is an invocation's first version: it can only be new, so skip the UPDATE.
         if invocation.revision > 0 {
-            try db.cachedStatement(sql: """
-                UPDATE invocation SET app_id = ?2, source = ?3, status = ?4, detail = ?5, received_at = ?6,
-                    updated_at = ?7, target = ?8, route_source = ?9, parameters = ?10, launch_kind = ?11,
-                    dedupe_key = ?12, platform_data = ?13, attempts = ?14, redelivery = ?15, revision = ?16
-                WHERE id = ?1 AND revision <= ?16
-                """).execute(arguments: arguments)
-            applied = db.changesCount > 0
+            applied = try InvocationRowBinding.run(db.cachedStatement(sql: updateInvocationSQL), invocation, db: db) > 0
         }
         if !applied {
-            try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO invocation (\(invocationColumns))
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
-                """).execute(arguments: arguments)
-            applied = db.changesCount > 0
+            applied = try InvocationRowBinding.run(db.cachedStatement(sql: insertInvocationSQL), invocation, db: db) > 0
             if applied, let count = state.invocationCount { state.invocationCount = count + 1 }
         }
         if applied, invocation.status == .delivered, let route = invocation.route {
