@@ -53,6 +53,37 @@ import Testing
         #expect(size == 32 + 24 + 4096, "checkpointed down to one frame")
     }
 
+    /// The row's values are bound through SQLite's C API (`InvocationRowBinding`): empty text stays
+    /// text, a missing value is NULL, and both read back as they were written.
+    @Test func invocationRowKeepsEmptyTextApartFromNull() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteInvocationStore(directory: directory.path)
+        var rejected = S.invocation("no-route", status: .rejected, at: 7)
+        rejected.route = nil
+        rejected.detail = ""
+        rejected.launchKind = nil
+        rejected.dedupeKey = ""
+        rejected.platformData = [:]
+        var updated = S.invocation("updated", status: .pending, at: 8)
+        try await store.write([.invocation(rejected), .invocation(updated)])
+        updated.status = .delivered
+        updated.revision = 1
+        updated.detail = "é ✓ (D-Bus strings hold no NUL)"
+        try await store.write([.invocation(updated)])
+        let stored = try await store.pool.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT detail IS NULL AS detailNull, launch_kind IS NULL AS kindNull, dedupe_key IS NULL AS keyNull,
+                    target IS NULL AS targetNull FROM invocation WHERE id = 'no-route'
+                """)
+        }
+        #expect(stored?["detailNull"] == false && stored?["keyNull"] == false, "empty text is text")
+        #expect(stored?["kindNull"] == true && stored?["targetNull"] == true, "a missing value is NULL")
+        #expect(try await store.invocation(id: "no-route") == rejected)
+        let readBack = try await store.invocation(id: "updated")
+        #expect(readBack == updated, "the UPDATE binds the same way")
+        try await store.close()
+    }
+
     private func walSize(_ path: String) throws -> Int {
         var info = stat()
         guard stat(path, &info) == 0 else { return -1 }
