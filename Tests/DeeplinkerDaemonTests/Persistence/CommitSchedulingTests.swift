@@ -26,6 +26,7 @@ import Testing
         drains.value[1]()
         try await next.wait()
         #expect(try await store.history(appID: nil, limit: 0).count == 6)
+        drains.set([])  // they hold the committer, which holds the scheduler, which holds them
         try await store.close()
     }
 
