@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// `scripts/link-order`, which finds the functions the installed `deeplinkerd` runs so that
-/// `scripts/static-build` can link them together: the tracer on a real program, and the rules
-/// by which `record` turns its calls and an lld map into the order file.
+/// `scripts/static-build` can link them together: the tracer on a real program, the linker script
+/// `record` writes from the calls and an lld map, and lld linking with it.
 @Suite("scripts/link-order")
 struct LinkOrderTests {
     static let firstCalls = TestFiles.repository("scripts/link-order/first-calls.c")
@@ -63,49 +63,111 @@ struct LinkOrderTests {
         }
     }
 
-    /// A map in lld's format: `Swift.o` holds a whole module in `.text`, `fast.o` a section per
-    /// function; `helper` is a local name defined in both.
+    /// A map in lld's format: `Swift.o` holds a whole module in `.text`; `Row.swift.o` a section per
+    /// function, one of them a private helper with no symbol; `.rodata`'s input is not code.
     static let map = """
                      VMA              LMA     Size Align Out     In      Symbol
-                  401000           401000     3000    16 .text
-                  401000           401000     2000    16         /lib/libswiftCore.a(Swift.o):(.text)
-                  401000           401000      100     1                 whole
-                  401800           401800      100     1                 helper
-                  403000           403000      100    16         /build/fast.o:(.text.hot)
-                  403000           403000      100     1                 hot
-                  403100           403100      100    16         /build/fast.o:(.text.helper)
-                  403100           403100      100     1                 helper
-                  403200           403200      100    16         /build/fast.o:(.text.load)
-                  403200           403200      100     1                 load
-                  404000           404000      100    16 .rodata
-                  404000           404000      100    16         /build/data.o:(.text)
+                  401000           401000     4000    16 .text
+                  401000           401000     2000    16         /opt/swift/lib/libswiftCore.a(Swift.o):(.text)
+                  401000           401000      100     1                 $sSS5countSivg
+                  403000           403000      100    16         /work/x/.build-static/release/GRDB.build/Row.swift.o:(.text.$s4GRDB3RowC5countSivg)
+                  403000           403000      100     1                 $s4GRDB3RowC5countSivg
+                  403100           403100       40    16         /work/x/.build-static/release/GRDB.build/Row.swift.o:(.text..Lobjectdestroy.12)
+                  403200           403200      100    16         /work/x/.build-static/release/Deque.build/Deque+Partial Equatable.swift.o:(.text.$s4load)
+                  403200           403200      100     1                 $s4load
+                  403300           403300      100    16         /work/x/.build-static/release/GRDB.build/Row.swift.o:(.text.$s4cold)
+                  405000           405000      100    16 .rodata
+                  405000           405000      100    16         /work/x/data.o:(.text)
         """
 
-    @Test func recordPutsFunctionsWithTheirOwnSectionFirstAndNamesThatMoveAWholeModuleLast() async throws {
+    @Test func recordListsTheSectionsThatRanFunctionsFirstAndWholeModulesLast() async throws {
         try await TemporaryDirectory.with(prefix: "deeplinker-link-order") { directory in
             let mapFile = directory.appending("deeplinkerd.map")
             try Self.map.write(toFile: mapFile, atomically: true, encoding: .utf8)
-            // Calls in order: whole and hot (start-up), then helper's own copy and load.
+            // First calls: Swift.o's String.count, Row.count, the private helper (inside its
+            // section, as a return lands), Row.count again, then load; cold never runs.
             let script = """
                 import importlib.machinery, importlib.util, sys
                 loader = importlib.machinery.SourceFileLoader("record", sys.argv[1])
                 record = importlib.util.module_from_spec(importlib.util.spec_from_loader("record", loader))
                 loader.exec_module(record)
-                blobs = record.whole_module_sections(sys.argv[2])
-                by_address = {0x401000: (0x100, ["whole"]), 0x401800: (0x100, ["helper"]),
-                              0x403000: (0x100, ["hot"]), 0x403100: (0x100, ["helper"]), 0x403200: (0x100, ["load"])}
-                by_name = {"whole": [0x401000], "helper": [0x401800, 0x403100], "hot": [0x403000], "load": [0x403200]}
-                print([hex(s) + "-" + hex(e) for s, e in blobs])
-                print(record.order([0x401000, 0x403000, 0x403100, 0x403200], by_address, by_name, blobs))
+                sections = record.text_sections(open(sys.argv[2]).read())
+                print(len(sections))
+                print(record.script([0x401000, 0x403000, 0x403110, 0x403000, 0x403200], sections))
                 """
             let ran = try await TestProcess.run("/usr/bin/python3", ["-c", script, Self.record, mapFile])
             try #require(ran.status == 0, "\(ran.output)")
             let lines = ran.stdout.split(separator: "\n").map(String.init)
-            // Only the whole-module input section of .text; .rodata's is not code to order.
-            #expect(lines.first == "['0x401000-0x403000']")
-            // Functions with a section of their own in call order, then those that move Swift.o's
-            // .text: its own function, and helper, whose name has a copy in it.
-            #expect(lines.last == "['hot', 'load', 'whole', 'helper']")
+            // The five input sections of .text; .rodata's is not code to order.
+            #expect(lines.first == "5")
+            let entries = lines.filter { $0.hasPrefix("    ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(entries == [
+                #"*/GRDB.build/Row.swift.o(".text.$s4GRDB3RowC5countSivg")"#,
+                #"*/GRDB.build/Row.swift.o(".text..Lobjectdestroy.12")"#,
+                #"*/Deque.build/Deque+Partial?Equatable.swift.o(".text.$s4load")"#,
+                #"*/libswiftCore.a:Swift.o(".text")"#,
+            ])
+            #expect(ran.stdout.contains("INSERT BEFORE .text;"))
+        }
+    }
+
+    /// Two functions of its own sections and a library object without function sections.
+    static let sources = [
+        "main.c": """
+            int cold1(int x) { return x * 7; }
+            int hot1(int x) { return x + 1; }
+            int lib2(int);
+            int main(int argc, char **argv) { (void)argv; return hot1(argc) + lib2(argc) == 42 ? cold1(argc) : 0; }
+            """,
+        "lib.c": """
+            int lib1(int x) { return x - 1; }
+            int lib2(int x) { return x * 2; }
+            """,
+    ]
+
+    @Test func lldLinksTheSectionsTheScriptNamesFirstInItsOrder() async throws {
+        try await TemporaryDirectory.with(prefix: "deeplinker-link-order") { directory in
+            for (name, text) in Self.sources { try text.write(toFile: directory.appending(name), atomically: true, encoding: .utf8) }
+            let cc = { (arguments: [String]) async throws in
+                let ran = try await TestProcess.run("/usr/bin/env", ["cc"] + arguments)
+                try #require(ran.status == 0, "cc \(arguments): \(ran.output)")
+            }
+            try await cc(["-O1", "-ffunction-sections", "-c", directory.appending("main.c"), "-o", directory.appending("main.o")])
+            try await cc(["-O1", "-c", directory.appending("lib.c"), "-o", directory.appending("lib.o")])
+            let archived = try await TestProcess.run("/usr/bin/ar", ["rcs", directory.appending("libx.a"), directory.appending("lib.o")])
+            try #require(archived.status == 0, "\(archived.output)")
+            let objects = [directory.appending("main.o"), "-L" + directory.path, "-lx", "-no-pie", "-fuse-ld=lld"]
+            let first = directory.appending("first")
+            try await cc(objects + ["-Wl,-Map=" + directory.appending("map"), "-o", first])
+
+            // Pretend main, then hot1, then lib2 ran: the script from the map, then a link with it.
+            let script = """
+                import importlib.machinery, importlib.util, subprocess, sys
+                loader = importlib.machinery.SourceFileLoader("record", sys.argv[1])
+                record = importlib.util.module_from_spec(importlib.util.spec_from_loader("record", loader))
+                loader.exec_module(record)
+                sections = record.text_sections(open(sys.argv[2]).read())
+                lines = subprocess.run(["nm", sys.argv[3]], capture_output=True, text=True).stdout.splitlines()
+                address = {p[2]: int(p[0], 16) for p in (line.split() for line in lines) if len(p) == 3}
+                print(record.script([address["main"], address["hot1"], address["lib2"]], sections))
+                """
+            let written = try await TestProcess.run("/usr/bin/python3", ["-c", script, Self.record, directory.appending("map"), first])
+            try #require(written.status == 0, "\(written.output)")
+            try written.stdout.write(toFile: directory.appending("order.ld"), atomically: true, encoding: .utf8)
+            let second = directory.appending("second")
+            try await cc(objects + ["-Wl,--script=" + directory.appending("order.ld"), "-o", second])
+
+            let listed = try await TestProcess.run("/usr/bin/nm", ["-n", second]).stdout
+            let order = listed.split(separator: "\n").compactMap { line -> String? in
+                let name = String(line.split(separator: " ").last ?? "")
+                return ["main", "hot1", "lib1", "lib2", "cold1"].contains(name) ? name : nil
+            }
+            // main and hot1 in call order, then the library object whole (lib1 moves with lib2).
+            #expect(order == ["main", "hot1", "lib1", "lib2", "cold1"])
+            let sections = try await TestProcess.run("/usr/bin/readelf", ["-SW", second]).stdout
+            #expect(sections.contains(".text.ordered"))
+            let ran = try await TestProcess.run(second, ["a", "b"])
+            #expect(ran.status == 0)
         }
     }
 }
