@@ -27,7 +27,11 @@ let package = Package(
         ),
         // Starting programs with posix_spawn (no Foundation `Process`): daemon, CLI, bench, tests.
         .target(name: "CSpawn"),
-        .target(name: "Spawn", dependencies: ["CSpawn"]),
+        .target(name: "Spawn", dependencies: ["CSpawn", "TaskThreads"]),
+        // Threads in place of libdispatch's workers, whose pool starts a 1 Hz monitor for good:
+        // the global executor's jobs, sleeps and signals (issue 10, no wake-ups when idle).
+        .target(name: "CTaskThreads"),
+        .target(name: "TaskThreads", dependencies: ["CTaskThreads"]),
         .target(
             name: "DBusKit",
             dependencies: ["CDBus", "Spawn"]
@@ -49,6 +53,7 @@ let package = Package(
                 "DeeplinkerProtocol",
                 "DeeplinkerRouteFiles",
                 "Spawn",
+                "TaskThreads",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API under GRDB: `sqlite3_system_errno` names the errno behind an I/O error.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -68,6 +73,7 @@ let package = Package(
             dependencies: [
                 "CMallocTuning",
                 "DeeplinkerDaemon",
+                "TaskThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -101,6 +107,7 @@ let package = Package(
         ),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DeeplinkerTestSupport"]),
         .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
+        .testTarget(name: "TaskThreadsTests", dependencies: ["TaskThreads"]),
         .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport"]),
         .testTarget(
             name: "DeeplinkerDaemonTests",

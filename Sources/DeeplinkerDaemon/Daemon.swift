@@ -4,6 +4,7 @@ import DeeplinkerRouteFiles
 import Foundation
 import Logging
 import ServiceLifecycle
+import TaskThreads
 
 /// The running daemon: owns `org.deeplinker.Deeplinker1` and runs the core until cancelled or shut
 /// down gracefully (`deeplinkerd` maps SIGTERM/SIGINT to a graceful shutdown and SIGHUP to ``reload()``).
@@ -86,7 +87,7 @@ public final class Daemon: Service, Sendable {
             // `expireStale` expires what is *older* than the TTL: a millisecond past the deadline.
             let delay = Duration.microseconds(max(0, deadline - clock.nowMicroseconds()) + 1_000)
             timer = Task {
-                guard (try? await Task.sleep(for: delay)) != nil else { return }
+                guard (try? await TimerThread.shared.sleep(for: delay)) != nil else { return }
                 events.submit { core in core.expireStale() }
             }
         }
@@ -100,7 +101,7 @@ public final class Daemon: Service, Sendable {
         guard let interval = notifier.watchdogInterval else { return }
         while !Task.isCancelled {
             events.submit { _ in notifier.notify("WATCHDOG=1") }
-            try? await Task.sleep(for: interval)
+            try? await TimerThread.shared.sleep(for: interval)
         }
     }
 

@@ -1,4 +1,5 @@
 import CSpawn
+import TaskThreads
 
 #if canImport(Glibc)
 import Glibc
@@ -118,7 +119,7 @@ public final class ChildProcess: Sendable {
     /// reaped.
     public func exit(killingAfter timeout: Duration) async -> Termination? {
         let killer = Task {
-            do { try await Task.sleep(for: timeout) } catch { return false }
+            do { try await TimerThread.shared.sleep(for: timeout) } catch { return false }
             return signal(SIGKILL)
         }
         let termination = await monitor.exit()

@@ -3,7 +3,7 @@ import DeeplinkerDaemon
 import Foundation
 import Logging
 import ServiceLifecycle
-import UnixSignals
+import TaskThreads
 
 extension Deeplinkerd {
     /// Runs the daemon with parsed options until SIGTERM or SIGINT (SIGHUP reloads); returns the
@@ -28,8 +28,15 @@ extension Deeplinkerd {
         let logger = Logger(label: "deeplinkerd")
         SignalMask.unblockTerminationSignals()
         // Trap the signals before anything else: the name is owned before the service group runs,
-        // and a SIGTERM or SIGHUP in between must not kill the process by default.
-        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup)
+        // and a SIGTERM or SIGHUP in between must not kill the process by default. A thread of its
+        // own reads them (a dispatch signal source would start libdispatch's worker pool).
+        let signals: AsyncStream<Int32>
+        do {
+            signals = try SignalThread.trap([SIGTERM, SIGINT, SIGHUP])
+        } catch {
+            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            return 1
+        }
 
         var address = arguments[.busAddress]
         var privateBus: PrivateBus?
@@ -65,7 +72,7 @@ extension Deeplinkerd {
         let group = ServiceGroup(configuration: groupConfiguration)
         let handler = Task {
             for await signal in signals {
-                if signal == .sighup {
+                if signal == SIGHUP {
                     daemon.reload()
                 } else {
                     await group.triggerGracefulShutdown()

@@ -4,6 +4,7 @@ import DeeplinkerDaemon
 import Foundation
 import Logging
 import ServiceLifecycle
+import TaskThreads
 import UnixSignals
 
 /// `deeplinkerd`: parses flags, then runs what `buildDaemon` returns under a ServiceGroup
@@ -36,6 +37,9 @@ struct Deeplinkerd: AsyncParsableCommand {
     /// about 1 ms of the cold start; everything else (help, version, completion scripts, errors)
     /// goes through it (``DaemonArguments``).
     static func main() async {
+        // Before any task: the global executor's jobs run on threads of our own, so the idle daemon
+        // has no libdispatch worker pool and no 1 Hz pool monitor (README, Memory and idle wake-ups).
+        JobThreads.installAsGlobalExecutor(name: "jobs")
         if let arguments = DaemonArguments.parse(Array(CommandLine.arguments.dropFirst())) {
             Glibc.exit(await run(arguments))
         }

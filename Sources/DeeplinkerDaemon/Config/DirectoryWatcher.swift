@@ -1,53 +1,114 @@
 import DBusKit
-import Dispatch
 import Foundation
 import Synchronization
+import TaskThreads
 
 /// Calls `onChange` (coalesced over `delay`) when a file in one of `directories` is created,
 /// written, moved or removed, using inotify. Directories that do not exist are skipped.
+///
+/// A thread of its own waits in `poll` on the inotify descriptor and a pipe that ``stop()``
+/// writes: no wake-up while nothing changes, and no dispatch source, whose handler would start
+/// libdispatch's worker pool and with it a 1 Hz monitor that never stops.
 final class DirectoryWatcher: Sendable {
-    private let source: LockedValue<DispatchSourceRead?>
+    /// What stops the thread, or nil when nothing is watched.
+    private let stopper: Stopper?
 
     init(
         directories: [String], delay: Duration = .milliseconds(200), onFailure: (String) -> Void,
         onChange: @escaping @Sendable () -> Void
     ) {
-        let fd = inotify_init1(Int32(IN_CLOEXEC))
+        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else {
             onFailure("inotify is unavailable (\(String(cString: strerror(errno)))); route files reload on SIGHUP and Reload only")
-            source = LockedValue(nil)
+            stopper = nil
             return
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_MODIFY)
         var watching = 0
         for directory in directories where inotify_add_watch(fd, directory, mask) >= 0 { watching += 1 }
         guard watching > 0 else {
             if !directories.isEmpty { onFailure("none of \(directories.joined(separator: ":")) can be watched; reload with SIGHUP or Reload") }
             close(fd)
-            source = LockedValue(nil)
+            stopper = nil
             return
         }
-        let queue = DispatchQueue(label: "deeplinkerd.config-watch")
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        // Whether a reload is already scheduled (a burst of events reloads once).
-        let scheduled = Atomic<Bool>(false)
-        let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
-        source.setEventHandler {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while read(fd, &buffer, buffer.count) > 0 {}
-            guard !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
-                scheduled.store(false, ordering: .releasing)
+        let stopper = Stopper()
+        self.stopper = stopper
+        let milliseconds = Int32(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+        NamedThread.start(name: "route-watch", stackSize: 128 * 1024) {
+            Self.watch(inotify: fd, stop: stopper.fd, coalescing: milliseconds, onChange: onChange)
+            close(fd)
+        }
+    }
+
+    /// Waits for events until `stop` is written; after the first event of a burst, waits
+    /// `coalescing` ms more (reading what else arrives) and then reports the burst once.
+    private static func watch(inotify fd: Int32, stop: Int32, coalescing: Int32, onChange: @Sendable () -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+        // The deadline of the burst being coalesced, in ms of CLOCK_MONOTONIC.
+        var due: Int64?
+        while true {
+            var timeout: Int32 = -1
+            if let due { timeout = Int32(clamping: max(0, due - Self.nowMilliseconds())) }
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if fds[1].revents != 0 { return }
+            if fds[0].revents != 0 {
+                while read(fd, &buffer, buffer.count) > 0 {}
+                if due == nil { due = Self.nowMilliseconds() + Int64(coalescing) }
+            }
+            if let deadline = due, Self.nowMilliseconds() >= deadline {
+                due = nil
                 onChange()
             }
         }
-        source.setCancelHandler { close(fd) }
-        source.resume()
-        self.source = LockedValue(source)
+    }
+
+    private static func nowMilliseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+
+    /// Stops watching; later calls do nothing.
+    func stop() {
+        stopper?.stop()
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+/// The pipe that ends the watching thread: closed once neither the watcher nor the thread holds
+/// it, so a late ``stop()`` never writes to a descriptor reused for something else. (Children are
+/// spawned with every descriptor past the three standard ones closed, see `ChildProcess`.)
+private final class Stopper: Sendable {
+    /// The end the thread polls.
+    let fd: Int32
+    private let writeEnd: Int32
+    private let stopped = Atomic<Bool>(false)
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        fd = fds[0]
+        writeEnd = fds[1]
     }
 
     func stop() {
-        source.withLock { $0?.cancel() }
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var one: UInt8 = 1
+        _ = write(writeEnd, &one, 1)
+    }
+
+    deinit {
+        close(fd)
+        close(writeEnd)
     }
 }

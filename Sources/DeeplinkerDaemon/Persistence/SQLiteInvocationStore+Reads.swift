@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import GRDB
+import TaskThreads
 
 extension SQLiteInvocationStore {
     public func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot {
@@ -121,9 +122,20 @@ extension SQLiteInvocationStore {
     /// the writer (nothing else writes yet, so it sees one state): start-up's reads then open no
     /// reader connection on the way to the first reply. Afterwards it runs on a pool reader,
     /// beside the commits.
+    ///
+    /// It runs GRDB's blocking API on ``readThreads``: GRDB's async API runs on a `DispatchQueue`,
+    /// whose first job starts libdispatch's worker pool, and with it a 1 Hz monitor for good
+    /// (README, Memory and idle wake-ups). Nor does a long read hold one of the global executor's
+    /// threads.
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard !committer.closed else { throw StoreError.closed }
-        if committer.batchCount == 0 { return try await pool.writeWithoutTransaction(body) }
-        return try await pool.read(body)
+        let pool = self.pool
+        let onWriter = committer.batchCount == 0
+        return try await withTaskExecutorPreference(Self.readThreads) {
+            onWriter ? try pool.writeWithoutTransaction(body) : try pool.read(body)
+        }
     }
+
+    /// The threads reads block on; started with the first read.
+    static let readThreads = JobThreads(threads: 2, name: "store-reads")
 }

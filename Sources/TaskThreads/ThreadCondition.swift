@@ -1,0 +1,52 @@
+import Glibc
+
+/// A pthread mutex and a condition variable that waits on `CLOCK_MONOTONIC`, owned together: the
+/// one blocking primitive of this module's threads, which sleep in the kernel until signalled or
+/// until a deadline, never on a periodic timer.
+final class ThreadCondition: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Waits for a signal; call with the lock held (inside ``withLock(_:)``).
+    func wait() {
+        pthread_cond_wait(condition, mutex)
+    }
+
+    /// Waits for a signal or until `deadline` (nanoseconds of `CLOCK_MONOTONIC`); call with the
+    /// lock held.
+    func wait(until deadline: UInt64) {
+        var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        pthread_cond_timedwait(condition, mutex, &time)
+    }
+
+    func signal() { pthread_cond_signal(condition) }
+
+    /// Nanoseconds of `CLOCK_MONOTONIC`, the clock ``wait(until:)`` takes.
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
