@@ -64,9 +64,13 @@ struct LinkOrderTests {
     }
 
     /// A map in lld's format: `Swift.o` holds a whole module in `.text`; `Row.swift.o` a section per
-    /// function, one of them a private helper with no symbol; `.rodata`'s input is not code.
+    /// function, one of them a private helper with no symbol; `.rodata`'s input is not code; and
+    /// `.text.ordered` holds what an earlier order put first (a binary linked with it is recorded).
     static let map = """
                      VMA              LMA     Size Align Out     In      Symbol
+                  400800           400800      100    16 .text.ordered
+                  400800           400800      100    16         /work/x/.build-static/release/GRDB.build/Row.swift.o:(.text.$s4GRDB3RowC3hotSivg)
+                  400800           400800      100     1                 $s4GRDB3RowC3hotSivg
                   401000           401000     4000    16 .text
                   401000           401000     2000    16         /opt/swift/lib/libswiftCore.a(Swift.o):(.text)
                   401000           401000      100     1                 $sSS5countSivg
@@ -85,7 +89,8 @@ struct LinkOrderTests {
             let mapFile = directory.appending("deeplinkerd.map")
             try Self.map.write(toFile: mapFile, atomically: true, encoding: .utf8)
             // First calls: Swift.o's String.count, Row.count, the private helper (inside its
-            // section, as a return lands), Row.count again, then load; cold never runs.
+            // section, as a return lands), Row.count again, then load, then Row.hot (already in
+            // .text.ordered); cold never runs.
             let script = """
                 import importlib.machinery, importlib.util, sys
                 loader = importlib.machinery.SourceFileLoader("record", sys.argv[1])
@@ -93,18 +98,19 @@ struct LinkOrderTests {
                 loader.exec_module(record)
                 sections = record.text_sections(open(sys.argv[2]).read())
                 print(len(sections))
-                print(record.script([0x401000, 0x403000, 0x403110, 0x403000, 0x403200], sections))
+                print(record.script([0x401000, 0x403000, 0x403110, 0x403000, 0x403200, 0x400880], sections))
                 """
             let ran = try await TestProcess.run("/usr/bin/python3", ["-c", script, Self.record, mapFile])
             try #require(ran.status == 0, "\(ran.output)")
             let lines = ran.stdout.split(separator: "\n").map(String.init)
-            // The five input sections of .text; .rodata's is not code to order.
-            #expect(lines.first == "5")
+            // The five input sections of .text and the one of .text.ordered; .rodata's is not code.
+            #expect(lines.first == "6")
             let entries = lines.filter { $0.hasPrefix("    ") }.map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(entries == [
                 #"*/GRDB.build/Row.swift.o(".text.$s4GRDB3RowC5countSivg")"#,
                 #"*/GRDB.build/Row.swift.o(".text..Lobjectdestroy.12")"#,
                 #"*/Deque.build/Deque+Partial?Equatable.swift.o(".text.$s4load")"#,
+                #"*/GRDB.build/Row.swift.o(".text.$s4GRDB3RowC3hotSivg")"#,
                 #"*/libswiftCore.a:Swift.o(".text")"#,
             ])
             #expect(ran.stdout.contains("INSERT BEFORE .text;"))
