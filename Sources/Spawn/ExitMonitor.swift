@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import TaskThreads
 
 /// Reaps one child: a thread of its own blocks in `waitpid` and ends with the child; waiters block
 /// on a condition variable or suspend on a continuation until then.
@@ -96,29 +97,6 @@ final class ExitMonitor: @unchecked Sendable {
     }
 
     private func startReaper(pid: pid_t) {
-        let context = Unmanaged.passRetained(ReaperContext(monitor: self, pid: pid)).toOpaque()
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setstacksize(&attributes, 256 * 1024)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let status = pthread_create(&thread, &attributes, { raw in
-            let context = Unmanaged<ReaperContext>.fromOpaque(raw!).takeRetainedValue()
-            context.monitor.reap(context.pid)
-            return nil
-        }, context)
-        pthread_attr_destroy(&attributes)
-        precondition(status == 0, "pthread_create failed: \(status)")
-    }
-}
-
-/// What the reaper thread is handed.
-private final class ReaperContext {
-    let monitor: ExitMonitor
-    let pid: pid_t
-
-    init(monitor: ExitMonitor, pid: pid_t) {
-        self.monitor = monitor
-        self.pid = pid
+        NamedThread.start(name: "reaper", stackSize: 256 * 1024) { [self] in reap(pid) }
     }
 }
