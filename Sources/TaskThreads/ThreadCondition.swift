@@ -37,11 +37,21 @@ final class ThreadCondition: @unchecked Sendable {
     /// Waits for a signal or until `deadline` (nanoseconds of `CLOCK_MONOTONIC`); call with the
     /// lock held.
     func wait(until deadline: UInt64) {
+        guard deadline < UInt64(Int.max) else { return wait() }
         var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         pthread_cond_timedwait(condition, mutex, &time)
     }
 
     func signal() { pthread_cond_signal(condition) }
+
+    /// `CLOCK_MONOTONIC` nanoseconds `duration` (positive) from now; a duration past what the clock
+    /// can count is the end of time (a sleep that never ends by itself).
+    static func deadline(after duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = UInt64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let (deadline, late) = now().addingReportingOverflow(whole &+ UInt64(clamping: attoseconds / 1_000_000_000))
+        return overflow || late ? UInt64.max : deadline
+    }
 
     /// Nanoseconds of `CLOCK_MONOTONIC`, the clock ``wait(until:)`` takes.
     static func now() -> UInt64 {

@@ -29,11 +29,9 @@ public final class TimerThread: @unchecked Sendable {
     /// Returns after `duration` (at once when it is not positive); throws `CancellationError` as
     /// soon as the task is cancelled, as `Task.sleep` does.
     public func sleep(for duration: Duration) async throws {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         try Task.checkCancellation()
-        if nanoseconds <= 0 { return }
-        let deadline = ThreadCondition.now() &+ UInt64(nanoseconds)
+        guard duration > .zero else { return }
+        let deadline = ThreadCondition.deadline(after: duration)
         let id = condition.withLock { () -> UInt64 in
             nextID += 1
             registering.insert(nextID)

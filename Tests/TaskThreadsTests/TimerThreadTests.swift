@@ -57,6 +57,18 @@ struct TimerThreadTests {
         #expect(timers.waiting == 0)
     }
 
+    @Test("a sleep longer than the clock can count waits until cancelled", .timeLimit(.minutes(1)))
+    func endOfTime() async throws {
+        let timers = TimerThread(name: "test-forever")
+        let sleeping = Task { try await timers.sleep(for: .seconds(Int64.max)) }
+        while timers.waiting == 0 { await Task.yield() }
+        // A short sleep behind it still ends: the thread is not stuck on the endless one.
+        try await timers.sleep(for: .milliseconds(5))
+        sleeping.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeping.value }
+        #expect(timers.waiting == 0)
+    }
+
     @Test("a sleep of zero or less returns at once")
     func zero() async throws {
         let timers = TimerThread(name: "test-zero")
