@@ -5,7 +5,6 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TaskThreads
-import UnixSignals
 
 /// `deeplinkerd`: parses flags, then runs what `buildDaemon` returns under a ServiceGroup
 /// (`Deeplinkerd+Run.swift`).
