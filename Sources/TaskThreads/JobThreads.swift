@@ -11,7 +11,7 @@ public final class JobThreads: TaskExecutor, @unchecked Sendable {
     private var head = 0
     private var count = 0
 
-    /// Starts `threads` threads named `name`.
+    /// Starts `threads` threads named `name`; they live as long as the process.
     public init(threads: Int, name: String) {
         precondition(threads > 0, "JobThreads needs a thread")
         for _ in 0..<threads {

@@ -1,7 +1,7 @@
 /// Sleeps for tasks on one thread of its own that waits for the nearest deadline, instead of
 /// `Task.sleep`, which arms a libdispatch timer and starts a libdispatch worker when it fires
 /// (and with it the worker pool's 1 Hz monitor). The thread starts with the first sleep and, with
-/// no deadline left, waits without a timeout.
+/// no deadline left, waits without a timeout; it lives as long as the process.
 public final class TimerThread: @unchecked Sendable {
     /// The process's timer thread.
     public static let shared = TimerThread(name: "timers")
