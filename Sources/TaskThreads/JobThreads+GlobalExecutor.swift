@@ -14,11 +14,10 @@ extension JobThreads {
     /// (at least 2). Returns the pool; a second call returns the first pool.
     @discardableResult
     public static func installAsGlobalExecutor(threads: Int? = nil, name: String) -> JobThreads {
-        installed.withLock { pool in
-            if let pool { return pool }
+        installing.withLock { _ in
+            if let pool = GlobalPool.pool { return pool }
             let count = threads ?? max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
             let created = JobThreads(threads: count, name: name)
-            pool = created
             GlobalPool.pool = created
             let hook: EnqueueHook = { job, _ in GlobalPool.pool!.enqueue(job) }
             _ = ctaskthreads_set_enqueue_global(unsafeBitCast(hook, to: UnsafeMutableRawPointer.self))
@@ -26,14 +25,12 @@ extension JobThreads {
         }
     }
 
-    /// The pool installed as the global executor, if any.
-    public static var globalExecutor: JobThreads? { installed.withLock { $0 } }
-
-    private static let installed = Mutex<JobThreads?>(nil)
+    /// Serialises installs (the first one wins).
+    private static let installing = Mutex(())
 }
 
-/// The installed pool, read by the hook on every enqueue without a lock: written once, before the
-/// hook that reads it is set.
+/// The installed pool, read by the hook on every enqueue without a lock: written once, under
+/// `installing`, before the hook that reads it is set.
 private enum GlobalPool {
     nonisolated(unsafe) static var pool: JobThreads?
 }

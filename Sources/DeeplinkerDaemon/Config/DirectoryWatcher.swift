@@ -1,4 +1,3 @@
-import DBusKit
 import Foundation
 import Synchronization
 import TaskThreads
@@ -34,23 +33,25 @@ final class DirectoryWatcher: Sendable {
         }
         let stopper = Stopper()
         self.stopper = stopper
-        let milliseconds = Int32(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
         NamedThread.start(name: "route-watch", stackSize: 128 * 1024) {
-            Self.watch(inotify: fd, stop: stopper.fd, coalescing: milliseconds, onChange: onChange)
+            Self.watch(inotify: fd, stop: stopper.fd, coalescing: delay, onChange: onChange)
             close(fd)
         }
     }
 
     /// Waits for events until `stop` is written; after the first event of a burst, waits
-    /// `coalescing` ms more (reading what else arrives) and then reports the burst once.
-    private static func watch(inotify fd: Int32, stop: Int32, coalescing: Int32, onChange: @Sendable () -> Void) {
+    /// `coalescing` more (reading what else arrives) and then reports the burst once.
+    private static func watch(inotify fd: Int32, stop: Int32, coalescing: Duration, onChange: @Sendable () -> Void) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
-        // The deadline of the burst being coalesced, in ms of CLOCK_MONOTONIC.
-        var due: Int64?
+        // The deadline of the burst being coalesced.
+        var due: ContinuousClock.Instant?
         while true {
             var timeout: Int32 = -1
-            if let due { timeout = Int32(clamping: max(0, due - Self.nowMilliseconds())) }
+            if let due {
+                let (seconds, attoseconds) = max(.zero, due - .now).components
+                timeout = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+            }
             let ready = poll(&fds, 2, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -59,19 +60,13 @@ final class DirectoryWatcher: Sendable {
             if fds[1].revents != 0 { return }
             if fds[0].revents != 0 {
                 while read(fd, &buffer, buffer.count) > 0 {}
-                if due == nil { due = Self.nowMilliseconds() + Int64(coalescing) }
+                if due == nil { due = .now + coalescing }
             }
-            if let deadline = due, Self.nowMilliseconds() >= deadline {
+            if let deadline = due, ContinuousClock.now >= deadline {
                 due = nil
                 onChange()
             }
         }
-    }
-
-    private static func nowMilliseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 
     /// Stops watching; later calls do nothing.
