@@ -1,9 +1,15 @@
 import DBusKit
+@_exported import enum DeeplinkerProtocol.DeeplinkerErrorName
 
 extension DBusError {
     /// The short Deeplinker error name (`NoRoute` for `org.deeplinker.Error.NoRoute`), else nil.
     public var deeplinkerErrorName: String? {
         name.hasPrefix(DeeplinkerNames.errorPrefix) ? String(name.dropFirst(DeeplinkerNames.errorPrefix.count)) : nil
+    }
+
+    /// The Deeplinker error (SPEC §4) this is, else nil.
+    public var deeplinkerError: DeeplinkerErrorName? {
+        deeplinkerErrorName.flatMap(DeeplinkerErrorName.init(rawValue:))
     }
 
     /// Whether the error means that nobody serves `org.deeplinker.Deeplinker1` (and the bus could

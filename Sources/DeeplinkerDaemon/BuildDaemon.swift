@@ -22,7 +22,19 @@ public func buildDaemon(_ configuration: DaemonConfiguration, logger: Logger = L
         throw DaemonError.busUnavailable(error.message)
     }
     do {
-        return try await assemble(configuration, connection: connection, opening: opening, logger: logger)
+        async let existingOwner = connection.nameOwner(DeeplinkerAPI.busName)
+        let routes = RouteDirectory.loadRegistry(configuration.routeDirectories, logger: logger)
+        if let owner = try await existingOwner {
+            throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: owner)
+        }
+        let daemon = Daemon(configuration, routes: routes, store: try await opening.value.store, connection: connection, logger: logger)
+        do {
+            try await serve(daemon, stored: try await opening.value, connection: connection, logger: logger)
+        } catch {
+            daemon.watcher.stop()
+            throw error
+        }
+        return daemon
     } catch {
         await StoredState.discard(opening)
         connection.close()
@@ -30,62 +42,78 @@ public func buildDaemon(_ configuration: DaemonConfiguration, logger: Logger = L
     }
 }
 
-private func assemble(
-    _ configuration: DaemonConfiguration, connection: DBusConnection, opening: Task<StoredState, any Error>, logger: Logger
-) async throws -> Daemon {
-    async let existingOwner = connection.nameOwner(DeeplinkerAPI.busName)
-    let directories = configuration.routeDirectories
-    let loaded = RouteDirectory.load(directories: directories)
-    if let owner = try await existingOwner {
-        throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: owner)
+extension Daemon {
+    /// The daemon with no bus, for calling its method table in process (as a router is tested
+    /// without a server): the same store, routes, core and dispatcher as `buildDaemon`'s, on a
+    /// detached connection, whose sends (signals, deliveries) go to `onSend`. Stop it as the real
+    /// one: cancel the task that runs it.
+    public static func inProcess(
+        _ configuration: DaemonConfiguration, logger: Logger = Logger(label: "deeplinkerd"),
+        onSend: @escaping @Sendable (DBusMessage) -> Void = { _ in }
+    ) async throws -> Daemon {
+        let stored = try await StoredState.open(configuration, logger: logger)
+        let connection = DBusConnection.detached(onSend: onSend)
+        let routes = RouteDirectory.loadRegistry(configuration.routeDirectories, logger: logger)
+        let daemon = Daemon(configuration, routes: routes, store: stored.store, connection: connection, logger: logger)
+        daemon.recover(stored, currentOwners: [:])
+        return daemon
     }
-    let (registry, errors) = RouteDirectory.merge(loaded, over: AppRegistry())
-    for error in errors { logger.error("\(error.description)") }
-    logger.info("loaded route files for \(registry.appIDs.count) apps from \(directories.joined(separator: ":"))")
-    return try await start(
-        configuration, registry: registry, brokenRouteFiles: errors.map(\.description), directories: directories,
-        opening: opening, connection: connection, logger: logger)
+
+    /// Calls a method of the interface in process, as `caller` on connection `sender`, through
+    /// the one dispatcher; returns its reply values or its D-Bus error.
+    public func call(
+        _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
+    ) async -> Result<[DBusValue], DBusError> {
+        guard let method = Self.methodsByName[member] else {
+            return .failure(DBusError(name: DBusError.unknownMethodName, message: "no method '\(member)'"))
+        }
+        return await withCheckedContinuation { continuation in
+            events.submit { core in
+                core.dispatch(method, arguments: arguments, sender: sender, caller: caller) { continuation.resume(returning: $0) }
+            }
+        }
+    }
+
+    /// Restores the engine from the stored state, given who owns the apps' names now.
+    func recover(_ stored: StoredState, currentOwners: [String: String]) {
+        let (posted, snapshot, published) = (stored.posted, stored.snapshot, stored.published)
+        events.submit { core in
+            core.postedNotifications = posted
+            core.published = published
+            core.apply(core.engine.recover(from: snapshot, currentOwners: currentOwners))
+            core.scheduleSweep()
+            // Apps already running but not restored (no matching record) are at least running.
+            for (app, owner) in currentOwners where core.engine.state(of: app) == .notRunning {
+                core.ownerChanged(name: app, newOwner: owner)
+            }
+        }
+        // Written desktop entries follow the installed entries they came from (SPEC §8).
+        events.submit { core in core.refreshDesktopEntries() }
+    }
 }
 
-/// Subscribes, recovers the engine from the stored state, exports the API and takes the name. The
-/// bus calls go out together, in three round trips in all (subscriptions, owners, the name) rather
-/// than one per call.
-private func start(
-    _ configuration: DaemonConfiguration, registry: AppRegistry, brokenRouteFiles: [String], directories: [String],
-    opening: Task<StoredState, any Error>, connection: DBusConnection, logger: Logger
-) async throws -> Daemon {
-    let stored = try await opening.value
-    let store = stored.store
-    // Commits run on the bus thread once it has dispatched the calls it read: one transaction for
-    // all of them, and no thread to wake on the way to the replies.
-    let executor = connection.executor
-    store.scheduleCommits { drain in executor.executeWhenIdle(drain) }
-    let engine = DeeplinkEngine(clock: configuration.clock, policies: registry.policies)
-    let core = DaemonCore(
-        connection: connection, store: store, registry: registry, engine: engine, configuration: configuration,
-        routeDirectories: directories, logger: logger)
-    core.vitals.brokenRouteFiles = brokenRouteFiles
-    let daemon = Daemon(connection: connection, store: store, core: core, logger: logger)
-    do {
-        return try await serve(daemon, registry: registry, stored: stored, connection: connection, logger: logger)
-    } catch {
-        daemon.watcher.stop()
-        throw error
+extension RouteDirectory {
+    /// The route files of the search path as a registry, broken files logged and kept for `status`.
+    static func loadRegistry(_ directories: [String], logger: Logger) -> (registry: AppRegistry, broken: [String], directories: [String]) {
+        let (registry, errors) = merge(load(directories: directories), over: AppRegistry())
+        for error in errors { logger.error("\(error.description)") }
+        logger.info("loaded route files for \(registry.appIDs.count) apps from \(directories.joined(separator: ":"))")
+        return (registry, errors.map(\.description), directories)
     }
 }
 
-/// Subscribes, recovers the engine, exports the API and takes the name.
-private func serve(
-    _ daemon: Daemon, registry: AppRegistry, stored: StoredState, connection: DBusConnection, logger: Logger
-) async throws -> Daemon {
+/// Subscribes, recovers the engine, exports the API and takes the name. Subscriptions go out
+/// before owners are read, so no change falls between the two; the bus calls go out together, in
+/// three round trips in all (subscriptions, owners, the name) rather than one per call.
+private func serve(_ daemon: Daemon, stored: StoredState, connection: DBusConnection, logger: Logger) async throws {
     let events = daemon.events
-    let (posted, snapshot, published) = (stored.posted, stored.snapshot, stored.published)
+    let appIDs = await daemon.core.registry.appIDs
     // Posted notifications are in the core before any click can be queued behind them.
+    let posted = stored.posted
     events.submit { core in core.postedNotifications = posted }
-    // Subscribe before reading owners, so no change falls between the two: one arg0 rule per
-    // configured app (later registries are watched by `DaemonCore.watchAppNames`), the lifecycle
-    // signals and the notification server, all in flight at once.
-    async let appWatches = DaemonCore.subscribeToNames(registry.appIDs, on: connection) { name, newOwner in
+    // One arg0 rule per configured app (later registries are watched by `DaemonCore.watchAppNames`),
+    // the lifecycle signals and the notification server, all in flight at once.
+    async let appWatches = DaemonCore.subscribeToNames(appIDs, on: connection) { name, newOwner in
         events.submit { core in core.ownerChanged(name: name, newOwner: newOwner) }
     }
     async let lifecycle = connection.subscribe(MatchRule(interface: DeeplinkerAPI.lifecycleInterface)) { message, _ in
@@ -93,34 +121,29 @@ private func serve(
         events.submit { core in core.lifecycleSignal(path: path, member: member, sender: sender) }
     }
     async let notificationServer: Void = subscribeToNotificationServer(connection, events: events)
+    // Callers are identified once per unique name and forgotten when it leaves the bus.
+    async let callersLeaving = connection.onNameLost { name in
+        guard name.hasPrefix(":") else { return }
+        events.submit { core in core.callerLeft(name) }
+    }
     var watched: [String: UInt64?] = [:]
     for (app, result) in await appWatches { watched[app] = try result.get() }
     _ = try await lifecycle
+    _ = try await callersLeaving
     try await notificationServer
     let tokens = watched
     events.submit { core in core.watchedNames = tokens }
 
-    var apps = Set(registry.appIDs)
-    for invocation in snapshot.openInvocations { apps.insert(invocation.appID) }
-    for record in snapshot.appStates { apps.insert(record.appID) }
+    var apps = Set(appIDs)
+    for invocation in stored.snapshot.openInvocations { apps.insert(invocation.appID) }
+    for record in stored.snapshot.appStates { apps.insert(record.appID) }
     let lookups = apps.sorted().map { app in Task { (app, try? await connection.nameOwner(app)) } }
     var owners: [String: String] = [:]
     for lookup in lookups {
         let (app, owner) = await lookup.value
         if let owner { owners[app] = owner }
     }
-    let currentOwners = owners
-    events.submit { core in
-        core.published = published
-        core.apply(core.engine.recover(from: snapshot, currentOwners: currentOwners))
-        core.scheduleSweep()
-        // Apps already running but not restored (no matching record) are at least running.
-        for (app, owner) in currentOwners where core.engine.state(of: app) == .notRunning {
-            core.ownerChanged(name: app, newOwner: owner)
-        }
-    }
-    // Written desktop entries follow the installed entries they came from (SPEC §8).
-    events.submit { core in core.refreshDesktopEntries() }
+    daemon.recover(stored, currentOwners: owners)
 
     try connection.export(DBusObject(
         path: DeeplinkerAPI.objectPath,
@@ -128,7 +151,6 @@ private func serve(
     switch try await connection.requestName(DeeplinkerAPI.busName) {
     case .primaryOwner, .alreadyOwner:
         logger.info("serving \(DeeplinkerAPI.busName) as \(connection.uniqueName)")
-        return daemon
     case .exists, .inQueue:
         throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: try? await connection.nameOwner(DeeplinkerAPI.busName))
     }

@@ -19,10 +19,22 @@ public final class Daemon: Service, Sendable {
     /// The daemon's unique name on the bus.
     public var uniqueName: String { connection.uniqueName }
 
-    init(connection: DBusConnection, store: any InvocationStore, core: DaemonCore, logger: Logger) {
+    /// The daemon on `connection`: the core over the loaded routes and the opened store. Commits
+    /// run on the bus thread once it has dispatched the calls it read: one transaction for all of
+    /// them, and no thread to wake on the way to the replies.
+    init(
+        _ configuration: DaemonConfiguration, routes: (registry: AppRegistry, broken: [String], directories: [String]),
+        store: any InvocationStore, connection: DBusConnection, logger: Logger
+    ) {
+        let executor = connection.executor
+        store.scheduleCommits { drain in executor.executeWhenIdle(drain) }
+        let engine = DeeplinkEngine(clock: configuration.clock, policies: routes.registry.policies)
+        core = DaemonCore(
+            connection: connection, store: store, registry: routes.registry, engine: engine, configuration: configuration,
+            routeDirectories: routes.directories, logger: logger)
+        core.vitals.brokenRouteFiles = routes.broken
         self.connection = connection
         self.store = store
-        self.core = core
         self.events = EventQueue(core: core)
         self.logger = logger
         self.watcher = Self.watchRouteFiles(core.routeDirectories, events: self.events, logger: logger)

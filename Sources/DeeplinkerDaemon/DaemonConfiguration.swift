@@ -22,6 +22,9 @@ public struct DaemonConfiguration: Sendable {
     /// An open store to use instead of the state directory's database (the D-Bus fuzzer runs the
     /// daemon on a ``MemoryInvocationStore``); nil for the real one.
     public var store: (any InvocationStore)? = nil
+    /// Tells the kind of the process behind a connection from its pid (SPEC §3 "Callers"), with
+    /// the reason when it could not; tests may stand in for it.
+    public var identifyProcess: @Sendable (UInt32) -> (Caller, reason: String?) = { _ in (.host, nil) }
 
     public init(
         configDirectory: String? = nil, stateDirectory: String? = nil, busAddress: String? = nil,

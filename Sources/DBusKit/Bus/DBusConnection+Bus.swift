@@ -66,6 +66,26 @@ extension DBusConnection {
         }
     }
 
+    /// The process id behind a connection, from `GetConnectionCredentials`.
+    public func processID(of name: String) async throws(DBusError) -> UInt32 {
+        let reply = try await callBus("GetConnectionCredentials", [.string(name)])
+        guard case .uint32(let pid)? = reply.first?.variantDictionaryValue?["ProcessID"] else {
+            throw .failed("the bus knows no process id for \(name)")
+        }
+        return pid
+    }
+
+    /// Subscribes to every name leaving the bus (`NameOwnerChanged` with no new owner): one rule
+    /// for all unique names, rather than one per connection. `handler` gets the name.
+    @discardableResult
+    public func onNameLost(_ handler: @escaping @Sendable (_ name: String) -> Void) async throws(DBusError) -> UInt64 {
+        let rule = MatchRule(sender: Self.busName, interface: Self.busName, member: "NameOwnerChanged", path: Self.busPath, arg2: "")
+        return try await subscribe(rule) { _, arguments in
+            guard let name = arguments.first?.stringValue else { return }
+            handler(name)
+        }
+    }
+
     /// `org.freedesktop.DBus.Peer.Ping` on `destination`.
     public func ping(_ destination: String, path: String = "/", timeout: Duration? = nil) async throws(DBusError) {
         _ = try await call(destination: destination, path: path, interface: "org.freedesktop.DBus.Peer", member: "Ping", timeout: timeout)

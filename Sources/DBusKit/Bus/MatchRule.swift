@@ -7,10 +7,12 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
     public var path: String?
     public var pathNamespace: String?
     public var arg0: String?
+    /// The third string argument (`NameOwnerChanged`'s new owner: `""` matches every name lost).
+    public var arg2: String?
 
     public init(
         sender: String? = nil, interface: String? = nil, member: String? = nil,
-        path: String? = nil, pathNamespace: String? = nil, arg0: String? = nil
+        path: String? = nil, pathNamespace: String? = nil, arg0: String? = nil, arg2: String? = nil
     ) {
         self.sender = sender
         self.interface = interface
@@ -18,6 +20,7 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
         self.path = path
         self.pathNamespace = pathNamespace
         self.arg0 = arg0
+        self.arg2 = arg2
     }
 
     /// The rule in the bus's text form.
@@ -34,6 +37,7 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
         add("path", path)
         add("path_namespace", pathNamespace)
         add("arg0", arg0)
+        add("arg2", arg2)
         return parts.joined(separator: ",")
     }
 
@@ -51,6 +55,10 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
         }
         if let arg0 {
             guard arguments().first?.stringValue == arg0 else { return false }
+        }
+        if let arg2 {
+            let values = arguments()
+            guard values.count > 2, values[2].stringValue == arg2 else { return false }
         }
         return true
     }

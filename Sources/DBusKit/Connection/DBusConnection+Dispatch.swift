@@ -5,6 +5,7 @@ internal import CDBus
 
 extension DBusConnection {
     func installFilter() {
+        guard let raw else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_add_filter(
             raw,
@@ -19,7 +20,7 @@ extension DBusConnection {
 
     /// Dispatches every message libdbus has read.
     func dispatchAll() {
-        guard !isClosed else { return }
+        guard !isClosed, let raw else { return }
         while dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS {
             dbus_connection_dispatch(raw)
         }
@@ -29,6 +30,7 @@ extension DBusConnection {
         _ message: DBusMessage, milliseconds: Int32, completion: @escaping @Sendable (Result<DBusMessage, DBusError>) -> Void
     ) {
         var pendingRaw: OpaquePointer? = nil
+        guard let raw else { return completion(.failure(.disconnected())) }
         guard dbus_connection_send_with_reply(raw, message.raw, &pendingRaw, milliseconds) != 0 else {
             return completion(.failure(.noMemory()))
         }
@@ -213,11 +215,17 @@ extension DBusConnection {
 
     private func respond(_ message: DBusMessage, _ values: [DBusValue]) {
         guard message.expectsReply, let reply = try? message.makeReply(values) else { return }
-        _ = dbus_connection_send(raw, reply.raw, nil)
+        sendOnLoop(reply)
     }
 
     private func respondError(_ message: DBusMessage, _ error: DBusError) {
         guard message.expectsReply, let reply = try? message.makeErrorReply(error) else { return }
-        _ = dbus_connection_send(raw, reply.raw, nil)
+        sendOnLoop(reply)
+    }
+
+    /// Sends at once, on the loop thread (a reply to the message being dispatched).
+    private func sendOnLoop(_ message: DBusMessage) {
+        guard let raw else { return detachedSink?(message) ?? () }
+        _ = dbus_connection_send(raw, message.raw, nil)
     }
 }

@@ -23,6 +23,7 @@ extension DBusConnection {
     ) async throws(DBusError) -> UInt64 {
         let id = nextIdentifier()
         loop.post { [self] in state.value.subscriptions[id] = Subscription(rule: rule, handler: handler) }
+        guard raw != nil else { return id }
         do {
             _ = try await call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",

@@ -6,7 +6,10 @@ import Synchronization
 /// called from any thread or task.
 public final class DBusConnection: @unchecked Sendable {
     // `raw` is used on the loop thread only; the state below is checked to be (`LoopBound`).
-    let raw: OpaquePointer
+    // nil for a detached connection (``detached(uniqueName:onSend:)``).
+    let raw: OpaquePointer?
+    /// Where a detached connection's outgoing messages go.
+    let detachedSink: (@Sendable (DBusMessage) -> Void)?
     let loop: EventLoop
     /// Runs actor jobs on this connection's loop thread (see ``DBusLoopExecutor``).
     public let executor: DBusLoopExecutor
@@ -51,6 +54,7 @@ public final class DBusConnection: @unchecked Sendable {
             throw Self.error(from: &error, fallback: "could not connect to the bus")
         }
         raw = connection
+        detachedSink = nil
         uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
         dbus_connection_set_exit_on_disconnect(connection, 0)
         loop = EventLoop()
@@ -62,6 +66,26 @@ public final class DBusConnection: @unchecked Sendable {
         // reference would trap while deinit waits for that.
         loop.onIteration = { [unowned(unsafe) self] in dispatchAll() }
         loop.start(name: "dbus\(uniqueName)")
+    }
+
+    private init(detachedAs uniqueName: String, onSend: @escaping @Sendable (DBusMessage) -> Void) {
+        raw = nil
+        detachedSink = onSend
+        self.uniqueName = uniqueName
+        loop = EventLoop()
+        state = LoopBound(LoopState(), loop: loop)
+        executor = DBusLoopExecutor(loop: loop)
+        loop.start(name: "dbus-detached")
+    }
+
+    /// A connection to no bus, with a loop thread and executor of its own: what it sends goes to
+    /// `onSend`, its method calls fail with `ServiceUnknown`, and subscriptions are kept locally
+    /// without asking a bus. Lets code written against a connection run in process with no
+    /// `dbus-daemon` (a daemon's method table under test, as a router is tested without a server).
+    public static func detached(uniqueName: String = ":detached", onSend: @escaping @Sendable (DBusMessage) -> Void = { _ in })
+        -> DBusConnection
+    {
+        DBusConnection(detachedAs: uniqueName, onSend: onSend)
     }
 
     deinit {
@@ -106,9 +130,11 @@ public final class DBusConnection: @unchecked Sendable {
         closed.store(true, ordering: .releasing)
         nonisolated(unsafe) let raw = raw
         loop.post { [self, loop] in
-            dbus_connection_flush(raw)
-            loop.uninstall(from: raw)
-            dbus_connection_close(raw)
+            if let raw {
+                dbus_connection_flush(raw)
+                loop.uninstall(from: raw)
+                dbus_connection_close(raw)
+            }
             // On the loop, where the calls are kept; later calls fail at once (`closed` is set).
             failPendingCalls()
             state.value.objects.removeAll()
@@ -116,7 +142,7 @@ public final class DBusConnection: @unchecked Sendable {
         }
         loop.stopAndWait()
         disconnectHandlers.withLock { $0.removeAll() }
-        dbus_connection_unref(raw)
+        if let raw { dbus_connection_unref(raw) }
     }
 
     /// Marks the connection closed after the bus dropped it; returns the handlers to run.
@@ -136,6 +162,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// Queues a message (a signal, a reply, or a call whose reply is not wanted).
     public func send(_ message: DBusMessage) {
         guard !isClosed else { return }
+        if let detachedSink { return detachedSink(message) }
         loop.post { [self] in
             guard !isClosed else { return }
             _ = dbus_connection_send(raw, message.raw, nil)
@@ -176,6 +203,10 @@ public final class DBusConnection: @unchecked Sendable {
         _ message: DBusMessage, timeout: Duration?, completion: @escaping @Sendable (Result<DBusMessage, DBusError>) -> Void
     ) {
         guard !isClosed else { return completion(.failure(.disconnected())) }
+        if detachedSink != nil {
+            detachedSink?(message)
+            return loop.post { completion(.failure(DBusError(name: DBusError.serviceUnknownName, message: "a detached connection reaches no bus"))) }
+        }
         let milliseconds: Int32 = timeout.map { t in
             let ms = t.components.seconds * 1000 + t.components.attoseconds / 1_000_000_000_000_000
             return Int32(clamping: max(ms, 1))

@@ -12,7 +12,7 @@ public struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(name): \(message)" }
 
     public static func invalidArgs(_ message: String) -> DBusError {
-        DBusError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)
+        DBusError(name: invalidArgsName, message: message)
     }
 
     public static func failed(_ message: String) -> DBusError {
@@ -27,6 +27,7 @@ public struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
         DBusError(name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus ran out of memory")
     }
 
+    public static let invalidArgsName = "org.freedesktop.DBus.Error.InvalidArgs"
     public static let noReplyName = "org.freedesktop.DBus.Error.NoReply"
     public static let unknownMethodName = "org.freedesktop.DBus.Error.UnknownMethod"
     public static let serviceUnknownName = "org.freedesktop.DBus.Error.ServiceUnknown"

@@ -21,7 +21,7 @@ struct ReloadCommand: AsyncParsableCommand {
             var failure: DBusError?
             do {
                 try await proxy.reload()
-            } catch let error as DBusError where error.deeplinkerErrorName == "InvalidConfig" {
+            } catch let error as DBusError where error.deeplinkerError == .invalidConfig {
                 failure = error
             }
             // The exact list per file, from the state the reload left.

@@ -65,11 +65,11 @@ struct RouteCommand: AsyncParsableCommand {
         let (registry, errors, directories) = RouteFiles.registry(configDir: options.configDir)
         if !appID.isEmpty, registry.apps[appID] == nil {
             if let error = errors.first(where: { RouteFiles.appID(ofFile: $0.file) == appID }) {
-                throw CLIFailure(.configError, error.description, errorName: DeeplinkerBus.errorName("InvalidConfig"))
+                throw CLIFailure(.configError, error.description, errorName: DeeplinkerErrorName.invalidConfig.dbusName)
             }
             throw CLIFailure(
                 .unknownApp, "UnknownApp: no route file \(appID).toml in \(directories.joined(separator: ", "))",
-                errorName: DeeplinkerBus.errorName("UnknownApp"))
+                errorName: DeeplinkerErrorName.unknownApp.dbusName)
         }
         let explanation = registry.explainURL(appID: appID, url: url)
         if options.json {

@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerClient
 import DeeplinkerCore
+import DeeplinkerProtocol
 
 /// The `deeplinker` exit codes, one per kind of failure, so scripts can tell them apart.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
@@ -26,17 +27,24 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case dbusError = 9
     /// `StorageFailed`: the daemon could not store the invocation (disk full, I/O error); retry later.
     case storageFailed = 10
+    /// `RateLimited`: a sandboxed caller made more than 100 invocations in one second; retry later.
+    case rateLimited = 11
 
     /// The status for a Deeplinker error name (`NoRoute`), nil for names outside §4.
     public static func forDeeplinkerError(named name: String) -> ExitStatus? {
-        switch name {
-        case "UnknownApp", "NoApp", "AmbiguousApp": .unknownApp
-        case "NoRoute", "UnknownShortcut", "ShortcutUnavailable": .noRoute
-        case "InvalidURL", "InvalidPayload", "InvalidParameter", "TooLarge", "Unsupported": .invalidInput
-        case "AccessDenied": .accessDenied
-        case "InvalidConfig": .configError
-        case "StorageFailed": .storageFailed
-        default: nil
+        DeeplinkerErrorName(rawValue: name).map(forDeeplinkerError)
+    }
+
+    /// The status for each error of SPEC §4.
+    public static func forDeeplinkerError(_ error: DeeplinkerErrorName) -> ExitStatus {
+        switch error {
+        case .unknownApp, .noApp, .ambiguousApp: .unknownApp
+        case .noRoute, .unknownShortcut, .shortcutUnavailable: .noRoute
+        case .invalidURL, .invalidPayload, .invalidParameter, .tooLarge, .unsupported: .invalidInput
+        case .accessDenied: .accessDenied
+        case .invalidConfig: .configError
+        case .storageFailed: .storageFailed
+        case .rateLimited: .rateLimited
         }
     }
 
@@ -61,5 +69,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
           8  configuration error (route files)
           9  other D-Bus error
           10 the daemon could not store the invocation (disk full, I/O error)
+          11 rate limited (a sandboxed caller made over 100 invocations in a second)
         """
 }

@@ -40,11 +40,11 @@ public enum RouteFiles {
         guard let path = discover(in: directories).winners[appID] else {
             throw CLIFailure(
                 .unknownApp, "UnknownApp: no route file \(appID).toml in \(directories.joined(separator: ", "))",
-                errorName: DeeplinkerBus.errorName("UnknownApp"))
+                errorName: DeeplinkerErrorName.unknownApp.dbusName)
         }
         switch RouteDirectory.loadFile(path, appID: appID) {
         case .success(let config): return config
-        case .failure(let error): throw CLIFailure(.configError, error.description, errorName: DeeplinkerBus.errorName("InvalidConfig"))
+        case .failure(let error): throw CLIFailure(.configError, error.description, errorName: DeeplinkerErrorName.invalidConfig.dbusName)
         }
     }
 }

@@ -1,3 +1,5 @@
+import DeeplinkerProtocol
+
 /// Every refusal the daemon can answer with. The daemon maps each case to the D-Bus error
 /// `org.deeplinker.Error.<name>` in one place; `message` always names the offending value.
 public enum DeeplinkerError: Error, Sendable, Equatable {
@@ -14,27 +16,32 @@ public enum DeeplinkerError: Error, Sendable, Equatable {
     case tooLarge(what: String, size: Int, limit: Int)
     case accessDenied(String)
     case invalidConfig(String)
+    /// A sandboxed connection made more invocations in one second than it may; the text says how many.
+    case rateLimited(String)
     /// The invocation could not be stored (disk full, I/O error, read-only or locked database);
     /// nothing was acknowledged. The text says what failed.
     case storageFailed(String)
 
     /// The error's short name, the last component of its D-Bus error name.
-    public var name: String {
+    public var name: String { errorName.rawValue }
+
+    public var errorName: DeeplinkerErrorName {
         switch self {
-        case .unknownApp: "UnknownApp"
-        case .noApp: "NoApp"
-        case .ambiguousApp: "AmbiguousApp"
-        case .invalidURL: "InvalidURL"
-        case .noRoute: "NoRoute"
-        case .invalidPayload: "InvalidPayload"
-        case .invalidParameter: "InvalidParameter"
-        case .unknownShortcut: "UnknownShortcut"
-        case .shortcutUnavailable: "ShortcutUnavailable"
-        case .unsupported: "Unsupported"
-        case .tooLarge: "TooLarge"
-        case .accessDenied: "AccessDenied"
-        case .invalidConfig: "InvalidConfig"
-        case .storageFailed: "StorageFailed"
+        case .unknownApp: .unknownApp
+        case .noApp: .noApp
+        case .ambiguousApp: .ambiguousApp
+        case .invalidURL: .invalidURL
+        case .noRoute: .noRoute
+        case .invalidPayload: .invalidPayload
+        case .invalidParameter: .invalidParameter
+        case .unknownShortcut: .unknownShortcut
+        case .shortcutUnavailable: .shortcutUnavailable
+        case .unsupported: .unsupported
+        case .tooLarge: .tooLarge
+        case .accessDenied: .accessDenied
+        case .invalidConfig: .invalidConfig
+        case .rateLimited: .rateLimited
+        case .storageFailed: .storageFailed
         }
     }
 
@@ -56,6 +63,7 @@ public enum DeeplinkerError: Error, Sendable, Equatable {
         case .tooLarge(let what, let size, let limit): "\(what) is too large: \(size) > \(limit)"
         case .accessDenied(let why): "access denied: \(why)"
         case .invalidConfig(let what): "invalid configuration: \(what)"
+        case .rateLimited(let what): "rate limited: \(what)"
         case .storageFailed(let what): "the change could not be stored, nothing was acknowledged: \(what)"
         }
     }

@@ -1,34 +1,74 @@
 import DBusKit
 import DeeplinkerCore
 
+/// Where a dispatched call's answer goes: the bus (a `DBusMethodCall`) or an in-process caller.
+typealias Respond = @Sendable (Result<[DBusValue], DBusError>) -> Void
+
 extension Daemon {
-    /// The bus-side handler of one method-table entry: holds every string argument to 64 KiB
-    /// (SPEC §4) before any work, then runs the entry's handler on the core in bus order. An
-    /// oversized argument of an invocation for a configured app is recorded as `rejected` first.
+    /// The bus-side handler of one method-table entry: finds the caller (cached per unique name),
+    /// then dispatches on the core in bus order.
     func handler(for method: DaemonMethod) -> @Sendable (DBusMethodCall) -> Void {
         let events = self.events
         return { call in
-            var strings: [String] = []
-            for (index, value) in call.arguments.enumerated() {
-                let argument = method.inputs[index].name
-                if let items = value.stringArray, let item = items.first(where: { $0.utf8.count > Limits.stringArgumentBytes }) {
-                    return call.fail(DeeplinkerError.tooLarge(
-                        what: "an element of argument '\(argument)'", size: item.utf8.count, limit: Limits.stringArgumentBytes).dbusError)
+            let respond: Respond = { result in
+                switch result {
+                case .success(let values): call.reply(values)
+                case .failure(let error): call.fail(error)
                 }
-                guard case .string(let s) = value else { continue }
-                if s.utf8.count > Limits.stringArgumentBytes {
-                    let error = DeeplinkerError.tooLarge(what: "argument '\(argument)'", size: s.utf8.count, limit: Limits.stringArgumentBytes)
-                    guard index > 0, let app = call.arguments[0].stringValue, let source = method.refusalSource?(call.arguments)
-                    else { return call.fail(error.dbusError) }
-                    return events.submit { core in
-                        let commit = core.reject(appID: app, source: source, error: error)
-                        MethodCallReplies.answer(call, Result<InvocationReply, DeeplinkerError>.failure(error), after: commit, MethodCallReplies.route)
-                    }
-                }
-                strings.append(s)
             }
-            let arguments = strings
-            events.submit { core in method.handler(call, arguments, core) }
+            events.submit { core in
+                core.withCaller(call.sender) { core, caller in
+                    core.dispatch(method, arguments: call.arguments, sender: call.sender, caller: caller, respond: respond)
+                }
+            }
+        }
+    }
+}
+
+extension DaemonCore {
+    /// The one dispatcher: every call of the interface, from the bus or in process, goes through
+    /// here. In order: the signature, the rate limit (invocations of sandboxed callers), the access
+    /// column, decoding (the 64 KiB limit), the handler; then it sends the reply, mapping every
+    /// error to its D-Bus name (`DeeplinkerError+DBus.swift`).
+    func dispatch(_ method: DaemonMethod, arguments: [DBusValue], sender: String, caller: Caller, respond: @escaping Respond) {
+        let signature = arguments.map(\.signature).joined()
+        let expected = method.inputs.map(\.signature).joined()
+        guard signature == expected else {
+            return respond(.failure(.invalidArgs("\(method.name) takes arguments '\(expected)', not '\(signature)'")))
+        }
+        let reply: Reply<[DBusValue]>
+        do throws(DeeplinkerError) {
+            if method.refusalSource != nil, !caller.isHost, !callers.admit(sender, caller, at: engine.now) {
+                throw .rateLimited(
+                    "\(method.name): \(caller) made more than \(RateWindow.limit) invocations within one second on \(sender)")
+            }
+            let scope = try method.access.check(method.name, caller: caller, arguments: arguments)
+            reply = method.run(arguments, CallContext(sender: sender, caller: caller, scope: scope), self)
+        } catch {
+            reply = Reply(kind: .now(.failure(error)))
+        }
+        Self.send(reply, respond)
+    }
+
+    /// Sends a handler's reply, once: at once, after its commit (a failed commit answers
+    /// `StorageFailed`: nothing was promised durable), or when the handler resolves it.
+    nonisolated static func send(_ reply: Reply<[DBusValue]>, _ respond: @escaping Respond) {
+        switch reply.kind {
+        case .now(let result):
+            respond(result.mapError(\.dbusError))
+        case .afterCommit(let result, let commit, let beforeReply):
+            // Registered after the change's effects: its `InvocationChanged` signals go out first.
+            commit.whenResolved { outcome in
+                switch outcome {
+                case .success:
+                    beforeReply?()
+                    respond(result.mapError(\.dbusError))
+                case .failure(let error):
+                    respond(.failure(DeeplinkerError.storageFailed("\(error)").dbusError))
+                }
+            }
+        case .later(let promise):
+            promise.whenResolved { result in respond(result.mapError(\.dbusError)) }
         }
     }
 }

@@ -2,84 +2,73 @@ import DBusKit
 import DeeplinkerCore
 import DeeplinkerProtocol
 
-/// The handlers of the invocation methods: route and record through `DaemonCore.invoke`, answer
-/// once the invocation is durable.
+/// The handlers of the invocation methods: route and record through `DaemonCore.invoke`; the
+/// reply (a refusal too, once recorded) waits for the commit.
 extension Daemon {
-    static func openURL(_ call: DBusMethodCall, _ s: [String], _ core: isolated DaemonCore) {
-        let (app, url) = (s[0], s[1])
-        let source = invokeSource("url", input: url)
-        // With no app id, a refusal is recorded for the app that claims the URL, if exactly one does.
-        let claimant = app.isEmpty ? (try? ValidatedURL(url)).flatMap { try? core.registry.app(for: $0) } : nil
-        let (result, commit) = core.invoke(appID: app, kind: "url", input: url, source: source, platformData: [:], recordAs: claimant) {
-            (registry, _) throws(DeeplinkerError) in .route(try registry.resolveURL(appID: app, url: url))
-        }
-        MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)
+    static func openURL(_ a: In.AppURL, _ c: CallContext, _ core: isolated DaemonCore) -> Reply<Out.Route> {
+        let (result, commit) = core.invoke(
+            appID: a.appID, kind: "url", input: a.url, source: invokeSource("url", input: a.url), platformData: [:],
+            recordAs: { core.claimant(of: a.url) }
+        ) { (registry, _) throws(DeeplinkerError) in .route(try registry.resolveURL(appID: a.appID, url: a.url)) }
+        return .afterCommit(result.map(Out.Route.init), commit)
     }
 
-    static func activateNotification(_ call: DBusMethodCall, _ s: [String], _ core: isolated DaemonCore) {
-        let (app, payload, action) = (s[0], s[1], s[2])
-        let data = action.isEmpty ? [:] : [PlatformDataKey.notificationAction: action]
-        let (result, commit) = core.invoke(appID: app, kind: "notification", input: payload, source: .notification, platformData: data) {
-            (registry, _) throws(DeeplinkerError) in .route(try registry.resolveNotification(appID: app, payloadJSON: payload))
+    static func activateNotification(_ a: In.NotificationClick, _ c: CallContext, _ core: isolated DaemonCore) -> Reply<Out.Route> {
+        let data = a.action.isEmpty ? [:] : [PlatformDataKey.notificationAction: a.action]
+        let (result, commit) = core.invoke(appID: a.appID, kind: "notification", input: a.payload, source: .notification, platformData: data) {
+            (registry, _) throws(DeeplinkerError) in .route(try registry.resolveNotification(appID: a.appID, payloadJSON: a.payload))
         }
-        MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)
+        return .afterCommit(result.map(Out.Route.init), commit)
     }
 
-    static func performShortcut(_ call: DBusMethodCall, _ s: [String], _ core: isolated DaemonCore) {
-        let (app, type) = (s[0], s[1])
-        let (result, commit) = core.invoke(appID: app, kind: "shortcut", input: type, source: .shortcut, platformData: [:]) {
+    static func performShortcut(_ a: In.Shortcut, _ c: CallContext, _ core: isolated DaemonCore) -> Reply<Out.Route> {
+        let (result, commit) = core.invoke(appID: a.appID, kind: "shortcut", input: a.type, source: .shortcut, platformData: [:]) {
             (registry, published) throws(DeeplinkerError) in
-            .route(try registry.resolveShortcut(appID: app, type: type, publishedShortcuts: published))
+            .route(try registry.resolveShortcut(appID: a.appID, type: a.type, publishedShortcuts: published))
         }
-        MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)
+        return .afterCommit(result.map(Out.Route.init), commit)
     }
 
-    static func continueActivity(_ call: DBusMethodCall, _ s: [String], _ core: isolated DaemonCore) {
-        let (app, type, url) = (s[0], s[1], s[2])
+    static func continueActivity(_ a: In.Activity, _ c: CallContext, _ core: isolated DaemonCore) -> Reply<Out.Route> {
         let (result, commit) = core.invoke(
-            appID: app, kind: "activity", input: DedupeKey.activityInput(type: type, webpageURL: url), source: .activity,
-            platformData: [PlatformDataKey.activityType: type]
+            appID: a.appID, kind: "activity", input: DedupeKey.activityInput(type: a.type, webpageURL: a.url), source: .activity,
+            platformData: [PlatformDataKey.activityType: a.type]
         ) { (registry, _) throws(DeeplinkerError) in
-            try registry.resolveActivity(appID: app, activityType: type, webpageURL: url)
+            try registry.resolveActivity(appID: a.appID, activityType: a.type, webpageURL: a.url)
         }
-        MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)
+        return .afterCommit(result.map(Out.Route.init), commit)
     }
 
-    static func launch(_ call: DBusMethodCall, _ s: [String], _ core: isolated DaemonCore) {
-        let (app, options) = (s[0], s[1])
-        let classification = try? LaunchClassifier.classify(options)
+    static func launch(_ a: In.LaunchOptions, _ c: CallContext, _ core: isolated DaemonCore) -> Reply<Out.Launch> {
+        let classification = try? LaunchClassifier.classify(a.options)
         let (result, commit) = core.invoke(
-            appID: app, kind: "launch", input: options, source: source(of: classification),
+            appID: a.appID, kind: "launch", input: a.options, source: source(of: classification),
             platformData: [:], launchKind: classification?.kind.rawValue
         ) { (registry, published) throws(DeeplinkerError) in
-            try registry.resolveLaunch(appID: app, optionsJSON: options, publishedShortcuts: published).resolution
+            try registry.resolveLaunch(appID: a.appID, optionsJSON: a.options, publishedShortcuts: published).resolution
         }
-        MethodCallReplies.answer(call, result, after: commit) { reply in
-            [.string(reply.kind ?? "")] + MethodCallReplies.route(reply)
-        }
+        return .afterCommit(result.map(Out.Launch.init), commit)
     }
 
-    static func invoke(_ call: DBusMethodCall, _ s: [String], _ core: isolated DaemonCore) {
-        let (app, source, input) = (s[0], s[1], s[2])
-        let recorded = invokeSource(source, input: input)
+    static func invoke(_ a: In.Invocation, _ c: CallContext, _ core: isolated DaemonCore) -> Reply<Out.Route> {
+        let recorded = invokeSource(a.source, input: a.input)
         // With no app id, a refused URL is recorded for the app that claims it, if exactly one does.
-        let claimant = app.isEmpty && source == "url" ? (try? ValidatedURL(input)).flatMap { try? core.registry.app(for: $0) } : nil
+        let claimant = { a.source == "url" ? core.claimant(of: a.input) : nil }
         let data: [String: String]
         do throws(DeeplinkerError) {
-            data = try platformData(call.arguments[3])
+            data = try platformData(a.platformData)
         } catch {
-            let commit = core.reject(appID: app, source: recorded, error: error, recordAs: claimant)
-            return MethodCallReplies.answer(call, Result<InvocationReply, DeeplinkerError>.failure(error), after: commit, MethodCallReplies.route)
+            return .afterCommit(.failure(error), core.reject(appID: a.appID, source: recorded, error: error, recordAs: claimant))
         }
-        let kind = source == "activity" ? "activity" : source
-        let dedupeInput = source == "activity"
-            ? DedupeKey.activityInput(type: data[PlatformDataKey.activityType] ?? "browsing-web", webpageURL: input) : input
+        let kind = a.source == "activity" ? "activity" : a.source
+        let dedupeInput = a.source == "activity"
+            ? DedupeKey.activityInput(type: data[PlatformDataKey.activityType] ?? "browsing-web", webpageURL: a.input) : a.input
         let (result, commit) = core.invoke(
-            appID: app, kind: kind, input: dedupeInput, source: recorded, platformData: data, recordAs: claimant
+            appID: a.appID, kind: kind, input: dedupeInput, source: recorded, platformData: data, recordAs: claimant
         ) { (registry, published) throws(DeeplinkerError) in
-            try registry.resolveInvoke(appID: app, source: source, input: input, platformData: data, publishedShortcuts: published)
+            try registry.resolveInvoke(appID: a.appID, source: a.source, input: a.input, platformData: data, publishedShortcuts: published)
         }
-        MethodCallReplies.answer(call, result, after: commit, MethodCallReplies.route)
+        return .afterCommit(result.map(Out.Route.init), commit)
     }
 
     /// The source an `Invoke` (or an `OpenURL`, as source `url`) is recorded with.
@@ -89,7 +78,7 @@ extension Daemon {
         case "shortcut": .shortcut
         case "activity": .activity
         case "launch": Self.source(of: try? LaunchClassifier.classify(input))
-        default: input.lowercased().hasPrefix("https:") ? .universalLink : .url
+        default: ValidatedURL.isWeb(input) ? .universalLink : .url
         }
     }
 
@@ -111,9 +100,7 @@ extension Daemon {
             guard case .string(let text) = entry else {
                 throw .invalidParameter(name: "platform_data." + key, value: entry.signature, reason: "must be a string (s)")
             }
-            guard text.utf8.count <= Limits.stringArgumentBytes else {
-                throw .tooLarge(what: "platform_data." + key, size: text.utf8.count, limit: Limits.stringArgumentBytes)
-            }
+            try ArgumentReader.checkSize(text, "platform_data." + key)
             data[key == PlatformDataKey.action ? PlatformDataKey.notificationAction : key] = text
         }
         return data

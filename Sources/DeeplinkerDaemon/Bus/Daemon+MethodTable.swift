@@ -2,73 +2,68 @@ import DBusKit
 import DeeplinkerCore
 
 extension Daemon {
-    static func arg(_ name: String, _ signature: String) -> DBusArgument { DBusArgument(name, signature) }
-
-    static let routeReply = [arg("invocation_id", "s"), arg("target", "s"), arg("parameters", "a{ss}")]
-
-    /// Every method of `org.deeplinker.Deeplinker1`, in SPEC §3's order: one entry each.
+    /// Every method of `org.deeplinker.Deeplinker1`, in SPEC §3's order: one entry each, with its
+    /// signature (the `In` and `Out` types), who may call it (SPEC §3 "Callers") and its handler.
     static let methodTable: [DaemonMethod] = [
-        // Invocations: reply once the invocation is durably stored.
+        // Invocations: rate-limited for sandboxed callers; reply once the invocation is durably stored.
         DaemonMethod(
-            "OpenURL", in: [arg("app_id", "s"), arg("url", "s")], out: routeReply,
+            "OpenURL", In.AppURL.self, Out.Route.self, access: .everyone,
             "Routes a custom-scheme or https link; app_id \"\" finds the app by scheme or domain.",
             refusalSource: { invokeSource("url", input: $0[1].stringValue ?? "") }, handler: openURL),
         DaemonMethod(
-            "ActivateNotification", in: [arg("app_id", "s"), arg("payload_json", "s"), arg("action", "s")], out: routeReply,
+            "ActivateNotification", In.NotificationClick.self, Out.Route.self, access: .ownApp,
             "Routes a click on a notification (action \"default\" for its body).",
             refusalSource: { _ in .notification }, handler: activateNotification),
         DaemonMethod(
-            "PerformShortcut", in: [arg("app_id", "s"), arg("shortcut_type", "s")], out: routeReply,
-            "Routes a launcher quick action.",
+            "PerformShortcut", In.Shortcut.self, Out.Route.self, access: .ownApp, "Routes a launcher quick action.",
             refusalSource: { _ in .shortcut }, handler: performShortcut),
         DaemonMethod(
-            "ContinueActivity", in: [arg("app_id", "s"), arg("activity_type", "s"), arg("webpage_url", "s")], out: routeReply,
+            "ContinueActivity", In.Activity.self, Out.Route.self, access: .everyone,
             "Routes a web activity (browsing-web); an empty URL restores the last route if the app allows it.",
             refusalSource: { _ in .activity }, handler: continueActivity),
         DaemonMethod(
-            "Launch", in: [arg("app_id", "s"), arg("launch_options_json", "s")], out: [arg("kind", "s")] + routeReply,
+            "Launch", In.LaunchOptions.self, Out.Launch.self, access: .ownApp,
             "Classifies launch options, routes them, and starts or raises the app.",
             refusalSource: { _ in .url }, handler: launch),
         DaemonMethod(
-            "Invoke", in: [arg("app_id", "s"), arg("source", "s"), arg("input", "s"), arg("platform_data", "a{sv}")], out: routeReply,
+            "Invoke", In.Invocation.self, Out.Route.self, access: .bySource,
             "The general form of the invocation methods, with platform data (activation token, startup id, action, activity type).",
             refusalSource: { arguments in
                 arguments[1].stringValue.map { $0.utf8.count <= Limits.stringArgumentBytes ? invokeSource($0, input: "") : .url } ?? .url
             }, handler: invoke),
         // Queries and control.
         DaemonMethod(
-            "GetPending", in: [arg("app_id", "s")],
-            out: [
-                arg("present", "b"), arg("invocation_id", "s"), arg("source", "s"), arg("target", "s"), arg("parameters", "a{ss}"),
-                arg("received_at_usec", "x"),
-            ],
+            "GetPending", In.App.self, Out.Pending.self, access: .ownApp,
             "The app's pending deeplink, also while its delivery is in flight.", handler: getPending),
         DaemonMethod(
-            "DiscardPending", in: [arg("app_id", "s")], out: [arg("discarded", "b")],
+            "DiscardPending", In.App.self, Out.Discarded.self, access: .ownApp,
             "Discards the app's pending deeplink.", handler: discardPending),
         DaemonMethod(
-            "ResolveURL", in: [arg("app_id", "s"), arg("url", "s")],
-            out: [arg("app_id", "s"), arg("target", "s"), arg("parameters", "a{ss}"), arg("route_pattern", "s")],
+            "ResolveURL", In.AppURL.self, Out.Resolved.self, access: .everyone,
             "Routes a URL without storing anything (a dry run).", handler: resolveURL),
         DaemonMethod(
-            "GetAppState", in: [arg("app_id", "s")], out: [arg("state", "s")],
+            "GetAppState", In.App.self, Out.State.self, access: .ownApp,
             "not-running, inactive, active or background.", handler: getAppState),
         DaemonMethod(
-            "SetAppState", in: [arg("app_id", "s"), arg("state", "s")],
+            "SetAppState", In.AppState.self, Out.None.self, access: .ownApp,
             "The lifecycle signals as a method, from the app's name owner; replies before any delivery.", handler: setAppState),
-        DaemonMethod("ListApps", in: [], out: [arg("app_ids", "as")], "The configured app ids.", handler: listApps),
+        DaemonMethod("ListApps", In.None.self, Out.AppIDs.self, access: .filtered, "The configured app ids.", handler: listApps),
         DaemonMethod(
-            "GetHistory", in: [arg("app_id", "s"), arg("limit", "u")], out: [arg("invocations", "a(sssssx)")],
+            "GetHistory", In.History.self, Out.History.self, access: .ownAppOrAll,
             "Invocations, newest first: (id, app, source, target, status, received at µs); app \"\" = all, limit 0 = all kept.",
             handler: getHistory),
         DaemonMethod(
-            "SetShortcuts", in: [arg("app_id", "s"), arg("shortcut_types", "as")],
+            "SetShortcuts", In.Shortcuts.self, Out.None.self, access: .ownApp,
             "Publishes exactly these configured shortcuts (and rewrites the written desktop entry's actions).",
             handler: setShortcuts),
         DaemonMethod(
-            "PostNotification", in: [arg("app_id", "s"), arg("summary", "s"), arg("body", "s"), arg("payload_json", "s")],
-            out: [arg("notification_id", "u")],
+            "PostNotification", In.Notification.self, Out.NotificationID.self, access: .ownApp,
             "Shows a notification whose click routes the payload.", handler: postNotification),
-        DaemonMethod("Reload", in: [], "Re-reads the route files; a broken file keeps its app's routes and is reported.", handler: reload),
+        DaemonMethod(
+            "Reload", In.None.self, Out.None.self, access: .hostOnly,
+            "Re-reads the route files; a broken file keeps its app's routes and is reported.", handler: reload),
     ]
+
+    /// The table's entries by name, for the dispatcher of in-process calls.
+    static let methodsByName: [String: DaemonMethod] = Dictionary(uniqueKeysWithValues: methodTable.map { ($0.name, $0) })
 }

@@ -11,10 +11,11 @@ extension DaemonCore {
     ///   - input: the raw input, the de-duplication key together with `kind`.
     ///   - source: the source recorded for a refusal.
     ///   - resolve: the routing step, run against the current registry and published shortcuts.
-    ///   - recordAs: the app a refusal is recorded for when `appID` is empty (found from the URL).
+    ///   - recordAs: the app a refusal is recorded for when `appID` is empty (found from the URL),
+    ///     asked only for a refusal.
     func invoke(
         appID: String, kind: String, input: String, source: Source, platformData: [String: String],
-        launchKind: String? = nil, recordAs: String? = nil,
+        launchKind: String? = nil, recordAs: () -> String? = { nil },
         resolve: (AppRegistry, Set<String>?) throws(DeeplinkerError) -> Resolution
     ) -> (Result<InvocationReply, DeeplinkerError>, PendingCommit) {
         let id = InvocationID.make(unixMilliseconds: engine.now / 1_000)
@@ -22,7 +23,7 @@ extension DaemonCore {
         do {
             resolution = try resolve(registry, publishedShortcuts(appID))
         } catch {
-            return (.failure(error), recordRejection(id: id, appID: appID.isEmpty ? (recordAs ?? "") : appID, source: source, error: error, platformData: platformData, launchKind: launchKind))
+            return (.failure(error), recordRejection(id: id, appID: appID.isEmpty ? (recordAs() ?? "") : appID, source: source, error: error, platformData: platformData, launchKind: launchKind))
         }
         do throws(DeeplinkerError) {
             switch resolution {
@@ -72,10 +73,16 @@ extension DaemonCore {
     /// An invocation refused before routing (an oversized argument, an ill-typed `platform_data`
     /// value): recorded as `rejected` for a configured app (`recordAs` when `appID` is empty); the
     /// caller answers `error` once the record is durable.
-    func reject(appID: String, source: Source, error: DeeplinkerError, recordAs: String? = nil) -> PendingCommit {
+    func reject(appID: String, source: Source, error: DeeplinkerError, recordAs: () -> String? = { nil }) -> PendingCommit {
         let id = InvocationID.make(unixMilliseconds: engine.now / 1_000)
         return recordRejection(
-            id: id, appID: appID.isEmpty ? (recordAs ?? "") : appID, source: source, error: error, platformData: [:], launchKind: nil)
+            id: id, appID: appID.isEmpty ? (recordAs() ?? "") : appID, source: source, error: error, platformData: [:], launchKind: nil)
+    }
+
+    /// The one app that claims `url` (by scheme or domain), if exactly one does: a refusal of an
+    /// `OpenURL` with no app id is recorded for it.
+    func claimant(of url: String) -> String? {
+        (try? ValidatedURL(url)).flatMap { try? registry.app(for: $0) }
     }
 
     /// Records a refused invocation for a configured app (status `rejected`); unknown apps leave no trace.

@@ -45,6 +45,8 @@ actor DaemonCore {
     /// Deadlines for `Daemon.sweep`, and the earliest one sent (nil: none pending).
     nonisolated let sweeps = SweepSchedule()
     var sweepDeadline: Int64?
+    /// The callers met so far, by unique name, with their rate windows.
+    var callers = CallerDirectory()
 
     init(
         connection: DBusConnection, store: any InvocationStore, registry: AppRegistry, engine: DeeplinkEngine,

@@ -17,7 +17,19 @@ public struct ValidatedURL: Sendable, Hashable {
     public let queryItems: [QueryItem]
 
     /// Whether this is a web (http/https) URL rather than a custom-scheme URL.
-    public var isWeb: Bool { scheme == "https" || scheme == "http" }
+    public var isWeb: Bool { Self.isWebScheme(scheme) }
+
+    /// The one rule of what a universal link is: an `https` or `http` scheme, in any case.
+    public static func isWebScheme(_ scheme: some StringProtocol) -> Bool {
+        scheme.lowercased() == "https" || scheme.lowercased() == "http"
+    }
+
+    /// Whether `text` names a web scheme, read before (or without) validating it: an input
+    /// recorded as `universal-link` rather than `url`.
+    public static func isWeb(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":") else { return false }
+        return isWebScheme(text[..<colon])
+    }
 
     /// The path the segments make, for messages (`/recipe/12`).
     public var path: String { "/" + segments.joined(separator: "/") }
@@ -63,7 +75,7 @@ public struct ValidatedURL: Sendable, Hashable {
               bytes[1..<colon].allSatisfy({ isAlpha($0) || isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
         else { throw URLProblem("missing or invalid scheme") }
         let scheme = String(decoding: bytes[0..<colon], as: UTF8.self).lowercased()
-        let isWeb = scheme == "https" || scheme == "http"
+        let isWeb = Self.isWebScheme(scheme)
         var rest = bytes[(colon + 1)...]
 
         // Authority.

@@ -1,0 +1,177 @@
+import DBusKit
+import DeeplinkerCore
+
+private func arg(_ name: String, _ signature: String) -> DBusArgument { DBusArgument(name, signature) }
+
+/// The methods' inputs, one type per signature (SPEC §3), with each argument under its name.
+enum In {
+    struct None: MethodInput {
+        static let arguments: [DBusArgument] = []
+        init(_ reader: inout ArgumentReader) {}
+    }
+
+    struct App: MethodInput {
+        static let arguments = [arg("app_id", "s")]
+        let appID: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) { appID = try r.string("app_id") }
+    }
+
+    struct AppURL: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("url", "s")]
+        let appID, url: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, url) = (try r.string("app_id"), try r.string("url")) }
+    }
+
+    struct NotificationClick: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("payload_json", "s"), arg("action", "s")]
+        let appID, payload, action: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
+            (appID, payload, action) = (try r.string("app_id"), try r.string("payload_json"), try r.string("action"))
+        }
+    }
+
+    struct Shortcut: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("shortcut_type", "s")]
+        let appID, type: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, type) = (try r.string("app_id"), try r.string("shortcut_type")) }
+    }
+
+    struct Activity: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("activity_type", "s"), arg("webpage_url", "s")]
+        let appID, type, url: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
+            (appID, type, url) = (try r.string("app_id"), try r.string("activity_type"), try r.string("webpage_url"))
+        }
+    }
+
+    struct LaunchOptions: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("launch_options_json", "s")]
+        let appID, options: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, options) = (try r.string("app_id"), try r.string("launch_options_json")) }
+    }
+
+    struct Invocation: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("source", "s"), arg("input", "s"), arg("platform_data", "a{sv}")]
+        let appID, source, input: String
+        let platformData: DBusValue
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
+            (appID, source, input) = (try r.string("app_id"), try r.string("source"), try r.string("input"))
+            platformData = r.variants("platform_data")
+        }
+    }
+
+    struct AppState: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("state", "s")]
+        let appID, state: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, state) = (try r.string("app_id"), try r.string("state")) }
+    }
+
+    struct History: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("limit", "u")]
+        let appID: String
+        let limit: UInt32
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, limit) = (try r.string("app_id"), r.uint32("limit")) }
+    }
+
+    struct Shortcuts: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("shortcut_types", "as")]
+        let appID: String
+        let types: [String]
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, types) = (try r.string("app_id"), try r.strings("shortcut_types")) }
+    }
+
+    struct Notification: MethodInput {
+        static let arguments = [arg("app_id", "s"), arg("summary", "s"), arg("body", "s"), arg("payload_json", "s")]
+        let appID, summary, body, payload: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
+            (appID, summary, body, payload) = (try r.string("app_id"), try r.string("summary"), try r.string("body"), try r.string("payload_json"))
+        }
+    }
+}
+
+/// The methods' replies, one type per output signature (SPEC §3).
+enum Out {
+    struct None: MethodOutput {
+        static let arguments: [DBusArgument] = []
+        var values: [DBusValue] { [] }
+    }
+
+    /// An invocation's id, target and parameters (all empty when nothing was routed).
+    struct Route: MethodOutput {
+        static let arguments = [arg("invocation_id", "s"), arg("target", "s"), arg("parameters", "a{ss}")]
+        let reply: InvocationReply
+        var values: [DBusValue] { [.string(reply.id), .string(reply.target), .stringDictionary(reply.parameters)] }
+    }
+
+    /// `Launch`: the kind of launch, then the route.
+    struct Launch: MethodOutput {
+        static let arguments = [arg("kind", "s")] + Route.arguments
+        let reply: InvocationReply
+        var values: [DBusValue] { [.string(reply.kind ?? "")] + Route(reply: reply).values }
+    }
+
+    struct Pending: MethodOutput {
+        static let arguments = [
+            arg("present", "b"), arg("invocation_id", "s"), arg("source", "s"), arg("target", "s"), arg("parameters", "a{ss}"),
+            arg("received_at_usec", "x"),
+        ]
+        let invocation: DeeplinkerCore.Invocation?
+        var values: [DBusValue] {
+            guard let invocation, let route = invocation.route else {
+                return [.boolean(false), .string(""), .string(""), .string(""), .stringDictionary([:]), .int64(0)]
+            }
+            return [
+                .boolean(true), .string(invocation.id), .string(route.source.rawValue), .string(route.target),
+                .stringDictionary(route.parameters), .int64(invocation.receivedAt),
+            ]
+        }
+    }
+
+    struct Discarded: MethodOutput {
+        static let arguments = [arg("discarded", "b")]
+        let discarded: Bool
+        var values: [DBusValue] { [.boolean(discarded)] }
+    }
+
+    struct Resolved: MethodOutput {
+        static let arguments = [arg("app_id", "s"), arg("target", "s"), arg("parameters", "a{ss}"), arg("route_pattern", "s")]
+        let resolved: ResolvedRoute
+        var values: [DBusValue] {
+            [
+                .string(resolved.appID), .string(resolved.route.target), .stringDictionary(resolved.route.parameters),
+                .string(resolved.routePattern ?? ""),
+            ]
+        }
+    }
+
+    struct State: MethodOutput {
+        static let arguments = [arg("state", "s")]
+        let state: DeeplinkerCore.AppState
+        var values: [DBusValue] { [.string(state.rawValue)] }
+    }
+
+    struct AppIDs: MethodOutput {
+        static let arguments = [arg("app_ids", "as")]
+        let appIDs: [String]
+        var values: [DBusValue] { [.strings(appIDs)] }
+    }
+
+    struct History: MethodOutput {
+        static let arguments = [arg("invocations", "a(sssssx)")]
+        let rows: [HistoryEntry]
+        var values: [DBusValue] {
+            [.array(elementSignature: "(sssssx)", rows.map { row in
+                .structure([
+                    .string(row.id), .string(row.appID), .string(row.source.rawValue),
+                    .string(row.target), .string(row.status.rawValue), .int64(row.receivedAt),
+                ])
+            })]
+        }
+    }
+
+    struct NotificationID: MethodOutput {
+        static let arguments = [arg("notification_id", "u")]
+        let id: UInt32
+        var values: [DBusValue] { [.uint32(id)] }
+    }
+}

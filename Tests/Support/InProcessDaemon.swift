@@ -1,0 +1,88 @@
+import DBusKit
+import DeeplinkerCore
+import DeeplinkerDaemon
+import Foundation
+import Logging
+
+/// The daemon's method table in process, with no bus at all (the analogue of Hummingbird's
+/// `.router` test mode): route files in a temporary directory, an in-memory store, the real core
+/// and the one dispatcher, on a detached connection whose sends (signals, deliveries) are recorded.
+///
+/// Only ``withDaemon(routeFiles:shipped:clock:_:)`` makes one; the daemon is stopped and the
+/// directory removed whether the body returns or throws.
+public final class InProcessDaemon: Sendable {
+    public let daemon: Daemon
+    public let configDir: String
+    /// Every message the daemon sent (signals, method calls to apps), in order.
+    public let sent = Recorder<DBusMessage>()
+
+    private let root: String
+    private let task: LockedValue<Task<Void, Never>?> = LockedValue(nil)
+
+    public static func withDaemon<T>(
+        routeFiles: [String: String] = [:], shipped: [String] = [], clock: TestClock? = nil,
+        _ body: (InProcessDaemon) async throws -> T
+    ) async throws -> T {
+        let fixture = try await InProcessDaemon(routeFiles: routeFiles, shipped: shipped, clock: clock)
+        do {
+            let result = try await body(fixture)
+            await fixture.stop()
+            return result
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+    }
+
+    private init(routeFiles: [String: String], shipped: [String], clock: TestClock?) async throws {
+        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-router-\(UUID().uuidString.prefix(12))")
+        configDir = root + "/config"
+        try FileManager.default.createDirectory(atPath: configDir, withIntermediateDirectories: true)
+        for (app, text) in routeFiles { try text.write(toFile: "\(configDir)/\(app).toml", atomically: true, encoding: .utf8) }
+        for app in shipped {
+            try FileManager.default.copyItem(atPath: "\(TestRouteFiles.shippedDirectory)/\(app).toml", toPath: "\(configDir)/\(app).toml")
+        }
+        var configuration = DaemonConfiguration(
+            configDirectory: configDir, stateDirectory: root + "/state", environment: ["XDG_DATA_HOME": root + "/data"],
+            clock: clock ?? SystemEngineClock())
+        configuration.store = MemoryInvocationStore()
+        let sent = self.sent
+        daemon = try await Daemon.inProcess(configuration, logger: Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() }) {
+            sent.put($0)
+        }
+        let daemon = self.daemon
+        task.withLock { $0 = Task { try? await daemon.run() } }
+    }
+
+    /// Calls `member` through the dispatcher as `caller` on connection `sender`.
+    public func call(
+        _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
+    ) async -> Result<[DBusValue], DBusError> {
+        await daemon.call(member, arguments, as: caller, sender: sender)
+    }
+
+    /// Calls `member` and requires a reply.
+    public func reply(
+        _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
+    ) async throws -> [DBusValue] {
+        try await call(member, arguments, as: caller, sender: sender).get()
+    }
+
+    /// Calls `member` and requires an error; returns it.
+    public func error(
+        _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
+    ) async throws -> DBusError {
+        switch await call(member, arguments, as: caller, sender: sender) {
+        case .success(let values): throw DBusError.failed("\(member) answered \(values) where an error was expected")
+        case .failure(let error): return error
+        }
+    }
+
+    private func stop() async {
+        if let task = task.withLock({ $0 }) {
+            task.cancel()
+            await task.value
+        }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}
