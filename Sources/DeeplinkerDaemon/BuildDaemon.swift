@@ -68,7 +68,7 @@ extension Daemon {
             return .failure(DBusError(name: DBusError.unknownMethodName, message: "no method '\(member)'"))
         }
         return await withCheckedContinuation { continuation in
-            events.submit { core in
+            core.onLoop { core in
                 core.dispatch(method, arguments: arguments, sender: sender, caller: caller) { continuation.resume(returning: $0) }
             }
         }
@@ -77,7 +77,7 @@ extension Daemon {
     /// Restores the engine from the stored state, given who owns the apps' names now.
     func recover(_ stored: StoredState, currentOwners: [String: String]) {
         let (posted, snapshot, published) = (stored.posted, stored.snapshot, stored.published)
-        events.submit { core in
+        core.onLoop { core in
             core.postedNotifications = posted
             core.published = published
             core.apply(core.engine.recover(from: snapshot, currentOwners: currentOwners))
@@ -88,7 +88,7 @@ extension Daemon {
             }
         }
         // Written desktop entries follow the installed entries they came from (SPEC §8).
-        events.submit { core in core.refreshDesktopEntries() }
+        core.onLoop { core in core.refreshDesktopEntries() }
     }
 }
 
@@ -106,39 +106,45 @@ extension RouteDirectory {
 /// before owners are read, so no change falls between the two; the bus calls go out together, in
 /// three round trips in all (subscriptions, owners, the name) rather than one per call.
 private func serve(_ daemon: Daemon, stored: StoredState, connection: DBusConnection, logger: Logger) async throws {
-    let events = daemon.events
+    let core = daemon.core
     let appIDs = await daemon.core.registry.appIDs
     // Posted notifications are in the core before any click can be queued behind them.
     let posted = stored.posted
-    events.submit { core in core.postedNotifications = posted }
-    // One arg0 rule per configured app (later registries are watched by `DaemonCore.watchAppNames`),
-    // the lifecycle signals and the notification server, all in flight at once.
-    async let appWatches = DaemonCore.subscribeToNames(appIDs, on: connection) { name, newOwner in
-        events.submit { core in core.ownerChanged(name: name, newOwner: newOwner) }
+    core.onLoop { core in core.postedNotifications = posted }
+    // One name watch per configured app (later registries are watched by
+    // `DaemonCore.watchAppNames`), the lifecycle signals and the notification server, all in
+    // flight at once.
+    async let appWatches = DaemonCore.watchNames(appIDs, on: connection) { name, newOwner in
+        core.onLoop { core in core.ownerChanged(name: name, newOwner: newOwner) }
     }
     async let lifecycle = connection.subscribe(MatchRule(interface: DeeplinkerAPI.lifecycleInterface)) { message, _ in
         guard let path = message.path, let member = message.member, let sender = message.sender else { return }
-        events.submit { core in core.lifecycleSignal(path: path, member: member, sender: sender) }
+        core.onLoop { core in core.lifecycleSignal(path: path, member: member, sender: sender) }
     }
-    async let notificationServer: Void = subscribeToNotificationServer(connection, events: events)
+    async let notificationServer: Void = subscribeToNotificationServer(connection, core: core)
     // Callers are identified once per unique name and forgotten when it leaves the bus.
     async let callersLeaving = connection.onNameLost { name in
         guard name.hasPrefix(":") else { return }
-        events.submit { core in core.callerLeft(name) }
+        core.onLoop { core in core.callerLeft(name) }
     }
-    var watched: [String: UInt64?] = [:]
-    for (app, result) in await appWatches { watched[app] = try result.get() }
+    var watches: [String: NameWatch?] = [:]
+    var owners: [String: String] = [:]
+    for (app, result) in await appWatches {
+        let (watch, owner) = try result.get()
+        watches[app] = watch
+        if let owner { owners[app] = owner }
+    }
     _ = try await lifecycle
     _ = try await callersLeaving
     try await notificationServer
-    let tokens = watched
-    events.submit { core in core.watchedNames = tokens }
+    let started = watches
+    core.onLoop { core in core.nameWatches = started }
 
-    var apps = Set(appIDs)
-    for invocation in stored.snapshot.openInvocations { apps.insert(invocation.appID) }
-    for record in stored.snapshot.appStates { apps.insert(record.appID) }
-    let lookups = apps.sorted().map { app in Task { (app, try? await connection.nameOwner(app)) } }
-    var owners: [String: String] = [:]
+    // Apps that are no longer configured but have stored routes or states: their owners too.
+    var others = Set<String>()
+    for invocation in stored.snapshot.openInvocations where watches[invocation.appID] == nil { others.insert(invocation.appID) }
+    for record in stored.snapshot.appStates where watches[record.appID] == nil { others.insert(record.appID) }
+    let lookups = others.sorted().map { app in Task { (app, try? await connection.nameOwner(app)) } }
     for lookup in lookups {
         let (app, owner) = await lookup.value
         if let owner { owners[app] = owner }
@@ -158,21 +164,21 @@ private func serve(_ daemon: Daemon, stored: StoredState, connection: DBusConnec
 
 /// Routes clicks on notifications the daemon posted (SPEC §3, Notifications).
 private func subscribeToNotificationServer(
-    _ connection: DBusConnection, events: EventQueue
+    _ connection: DBusConnection, core: DaemonCore
 ) async throws {
     let server = NotificationServer.self
     async let tokens = connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActivationToken", path: server.path)) { _, args in
         guard args.count == 2, let id = args[0].uint32Value, let token = args[1].stringValue else { return }
-        events.submit { core in core.activationToken(token, notification: id) }
+        core.onLoop { core in core.activationToken(token, notification: id) }
     }
     async let clicks = connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "ActionInvoked", path: server.path)) { _, args in
         guard args.count == 2, let id = args[0].uint32Value, let action = args[1].stringValue else { return }
         // In bus order with NotificationClosed: a click after the close routes nothing.
-        events.submit { core in core.notificationClicked(id: id, action: action) }
+        core.onLoop { core in core.notificationClicked(id: id, action: action) }
     }
     async let closes = connection.subscribe(MatchRule(sender: server.name, interface: server.name, member: "NotificationClosed", path: server.path)) { _, args in
         guard let id = args.first?.uint32Value else { return }
-        events.submit { core in core.notificationClosed(id) }
+        core.onLoop { core in core.notificationClosed(id) }
     }
     _ = try await (tokens, clicks, closes)
 }

@@ -12,7 +12,6 @@ public final class Daemon: Service, Sendable {
     let connection: DBusConnection
     let store: any InvocationStore
     let core: DaemonCore
-    let events: EventQueue
     let logger: Logger
     /// Reloads when a route file changes; armed before the name is taken, so no change is missed.
     let watcher: DirectoryWatcher
@@ -35,9 +34,8 @@ public final class Daemon: Service, Sendable {
         core.vitals.brokenRouteFiles = routes.broken
         self.connection = connection
         self.store = store
-        self.events = EventQueue(core: core)
         self.logger = logger
-        self.watcher = Self.watchRouteFiles(core.routeDirectories, events: self.events, logger: logger)
+        self.watcher = Self.watchRouteFiles(core.routeDirectories, core: core, logger: logger)
     }
 
     /// Serves until cancelled or shut down gracefully; throws ``DaemonError/busLost`` at once when
@@ -47,7 +45,7 @@ public final class Daemon: Service, Sendable {
         connection.onDisconnect { lost.continuation.yield() }
         if connection.isClosed { lost.continuation.yield() }
         let notifier = core.vitals.notifier
-        events.submit { core in
+        core.onLoop { core in
             // Serving since `buildDaemon` took the name.
             core.vitals.notifier.notify("READY=1")
             core.reportStatus()
@@ -68,7 +66,9 @@ public final class Daemon: Service, Sendable {
             }
             watcher.stop()
             core.sweeps.finish()
-            events.finish()
+            // New calls are answered UnknownObject from now on; signals still reach the core
+            // while deliveries in flight finish.
+            connection.unexport(path: DeeplinkerAPI.objectPath)
             group.cancelAll()
             return busLost
         }
@@ -92,7 +92,7 @@ public final class Daemon: Service, Sendable {
     /// it: sleeps until the deadline the core last sent, and not at all while nothing waits.
     private func sweep() async {
         let clock = core.configuration.clock
-        let events = self.events
+        let core = self.core
         var timer: Task<Void, Never>?
         for await deadline in core.sweeps.deadlines {
             timer?.cancel()
@@ -100,7 +100,7 @@ public final class Daemon: Service, Sendable {
             let delay = Duration.microseconds(max(0, deadline - clock.nowMicroseconds()) + 1_000)
             timer = Task {
                 guard (try? await TimerThread.shared.sleep(for: delay)) != nil else { return }
-                events.submit { core in core.expireStale() }
+                core.onLoop { core in core.expireStale() }
             }
         }
         timer?.cancel()
@@ -112,15 +112,15 @@ public final class Daemon: Service, Sendable {
         let notifier = core.vitals.notifier
         guard let interval = notifier.watchdogInterval else { return }
         while !Task.isCancelled {
-            events.submit { _ in notifier.notify("WATCHDOG=1") }
+            core.onLoop { _ in notifier.notify("WATCHDOG=1") }
             try? await TimerThread.shared.sleep(for: interval)
         }
     }
 
     /// Reloads when a route file in the search path changes.
-    private static func watchRouteFiles(_ directories: [String], events: EventQueue, logger: Logger) -> DirectoryWatcher {
+    private static func watchRouteFiles(_ directories: [String], core: DaemonCore, logger: Logger) -> DirectoryWatcher {
         DirectoryWatcher(directories: directories, onFailure: { logger.warning("\($0)") }) {
-            events.submit { core in
+            core.onLoop { core in
                 do throws(DeeplinkerError) {
                     try core.reload()
                 } catch {
@@ -132,7 +132,7 @@ public final class Daemon: Service, Sendable {
 
     /// Re-reads the route files, as `Reload` does (SIGHUP); errors are logged.
     public func reload() {
-        events.submit { core in
+        core.onLoop { core in
             do throws(DeeplinkerError) {
                 try core.reload()
             } catch {

@@ -8,7 +8,7 @@ extension Daemon {
     /// The bus-side handler of one method-table entry: finds the caller (cached per unique name),
     /// then dispatches on the core in bus order.
     func handler(for method: DaemonMethod) -> @Sendable (DBusMethodCall) -> Void {
-        let events = self.events
+        let core = self.core
         return { call in
             let respond: Respond = { result in
                 switch result {
@@ -16,7 +16,7 @@ extension Daemon {
                 case .failure(let error): call.fail(error)
                 }
             }
-            events.submit { core in
+            core.onLoop { core in
                 core.withCaller(call.sender) { core, caller in
                     core.dispatch(method, arguments: call.arguments, sender: call.sender, caller: caller, respond: respond)
                 }

@@ -31,9 +31,8 @@ actor DaemonCore {
     /// Effect batches (signals, deliveries, launches) waiting for their commit, in apply order.
     var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?, signals: [DBusMessage])] = []
     var nextBatchID: UInt64 = 0
-    /// The `NameOwnerChanged` subscription (an `arg0` match rule) of each configured app; nil while
-    /// its subscription is being made.
-    var watchedNames: [String: UInt64?] = [:]
+    /// The name watch of each configured app; nil while it is being started.
+    var nameWatches: [String: NameWatch?] = [:]
     /// Jobs waiting for the name watches being made (`Reload` replies).
     var nameWatchWaiters: [@Sendable () -> Void] = []
     let deliverer: Deliverer
