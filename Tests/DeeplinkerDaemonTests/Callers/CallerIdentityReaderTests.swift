@@ -7,6 +7,18 @@ import Testing
 /// `.flatpak-info` parsing and caller lookups on a fake `/proc` tree.
 @Suite struct CallerIdentityReaderTests {
     static let stat = "4242 (my (odd) app) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 200"
+    static let hostMountinfo = """
+        22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw
+        23 22 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:5 - proc proc rw
+        24 22 0:22 / /home/me/My\\040Files rw,relatime - ext4 /dev/sdb1 rw
+
+        """
+    static let flatpakMountinfo = """
+        75 64 0:39 / / rw,nosuid,nodev,relatime - tmpfs tmpfs rw,uid=1000,gid=1000
+        76 75 0:40 /bindfilebDEE4B//deleted /.flatpak-info ro,nosuid,nodev,relatime - tmpfs tmpfs rw
+
+        """
+    static let flatpakCgroup = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-com.example.Sand\\x2dboxed-2481.scope\n"
     static let hostCgroup = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.gnome.Terminal-1234.scope\n"
 
     /// A fake `/proc/4242` with `stat`, `cgroup` and an empty `root/`.
@@ -16,11 +28,15 @@ import Testing
         var process: String { directory.appending("4242") }
         var reader: CallerIdentityReader { CallerIdentityReader(procRoot: directory.path, maximumInfoSize: 1024) }
 
-        init(stat: String = CallerIdentityReaderTests.stat, cgroup: String = CallerIdentityReaderTests.hostCgroup) throws {
+        init(
+            stat: String = CallerIdentityReaderTests.stat, cgroup: String = CallerIdentityReaderTests.hostCgroup,
+            mountinfo: String = CallerIdentityReaderTests.hostMountinfo
+        ) throws {
             directory = try TemporaryDirectory()
             try FileManager.default.createDirectory(atPath: directory.appending("4242/root"), withIntermediateDirectories: true)
             try stat.write(toFile: directory.appending("4242/stat"), atomically: true, encoding: .utf8)
             try cgroup.write(toFile: directory.appending("4242/cgroup"), atomically: true, encoding: .utf8)
+            try mountinfo.write(toFile: directory.appending("4242/mountinfo"), atomically: true, encoding: .utf8)
         }
 
         func info(_ text: String) throws {
@@ -71,6 +87,38 @@ import Testing
         #expect(CallerIdentityReader.snapName(cgroup: "12:pids:/user.slice\n1:name=systemd:/user.slice/snap.chromium.chromium.scope") == "chromium")
         #expect(CallerIdentityReader.snapName(cgroup: Self.hostCgroup) == nil)
         #expect(CallerIdentityReader.snapName(cgroup: "0::/snap.scope\n") == nil)
+    }
+
+    @Test func mountPointsAreFieldFiveUnescaped() {
+        #expect(CallerIdentityReader.mountPoints(mountinfo: Self.hostMountinfo) == ["/", "/proc", "/home/me/My Files"])
+        #expect(CallerIdentityReader.mountPoints(mountinfo: Self.flatpakMountinfo).contains("/.flatpak-info"))
+    }
+
+    @Test func flatpakScopeNamesTheApp() {
+        #expect(CallerIdentityReader.flatpakAppID(cgroup: Self.flatpakCgroup) == "com.example.Sand-boxed")
+        #expect(CallerIdentityReader.flatpakAppID(cgroup: "0::/user.slice/app-flatpak-com.example.App-12.scope/sub\n") == "com.example.App")
+        #expect(CallerIdentityReader.flatpakAppID(cgroup: "0::/app.slice/app-flatpak-com.example.App-x.scope\n") == nil)
+        #expect(CallerIdentityReader.flatpakAppID(cgroup: "0::/app.slice/app-flatpak-notanid-12.scope\n") == nil)
+        #expect(CallerIdentityReader.flatpakAppID(cgroup: Self.hostCgroup) == nil)
+    }
+
+    /// When `/proc/PID/root` is refused (a daemon in its own user namespace), `mountinfo` and
+    /// `cgroup` decide.
+    @Test func withoutRootAFlatpakMountAndScopeNameTheApp() throws {
+        let proc = try FakeProc(cgroup: Self.flatpakCgroup, mountinfo: Self.flatpakMountinfo)
+        #expect(proc.reader.lookup(pid: proc.pid, readingRoot: false) == CallerLookup(.sandboxed(appID: "com.example.Sand-boxed")))
+        let noScope = try FakeProc(mountinfo: Self.flatpakMountinfo)
+        let lookup = noScope.reader.lookup(pid: noScope.pid, readingRoot: false)
+        #expect(lookup.identity == .sandboxed(appID: nil))
+        #expect(lookup.reason?.contains("no Flatpak scope") == true)
+        // A scope alone (a host process a launcher named so) makes no Flatpak app.
+        let hostInScope = try FakeProc(cgroup: Self.flatpakCgroup)
+        #expect(hostInScope.reader.lookup(pid: hostInScope.pid, readingRoot: false) == CallerLookup(.host))
+        let snap = try FakeProc(cgroup: "0::/user.slice/snap.firefox.firefox-1f2e3d.scope\n")
+        #expect(snap.reader.lookup(pid: snap.pid, readingRoot: false) == CallerLookup(.sandboxed(appID: nil)))
+        let unreadable = try FakeProc()
+        try FileManager.default.removeItem(atPath: unreadable.process + "/mountinfo")
+        #expect(unreadable.reader.lookup(pid: unreadable.pid, readingRoot: false).identity == .sandboxed(appID: nil))
     }
 
     @Test func aProcessWithoutFlatpakInfoOrSnapIsHost() throws {

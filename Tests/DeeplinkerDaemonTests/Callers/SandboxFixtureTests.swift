@@ -21,6 +21,11 @@ struct SandboxFixtureTests {
             let pid = try await host.processID(of: client.uniqueName)
             #expect(pid == UInt32(sandbox.proxyPID))
             #expect(CallerIdentityReader().lookup(pid: pid) == CallerLookup(.sandboxed(appID: sandboxed)))
+            // Read as a daemon in its own user namespace would: the /.flatpak-info mount shows,
+            // and with no Flatpak scope here there is no app id.
+            let withoutRoot = CallerIdentityReader().lookup(pid: pid, readingRoot: false)
+            #expect(withoutRoot.identity == .sandboxed(appID: nil))
+            #expect(withoutRoot.reason?.contains("no Flatpak scope") == true)
         }
     }
 
@@ -33,6 +38,7 @@ struct SandboxFixtureTests {
         let pid = try await host.processID(of: host.uniqueName)
         #expect(pid == UInt32(getpid()))
         #expect(CallerIdentityReader().lookup(pid: pid) == CallerLookup(.host))
+        #expect(CallerIdentityReader().lookup(pid: pid, readingRoot: false) == CallerLookup(.host))
     }
 
     @Test("a proxy with --talk reaches the daemon; one without cannot")
