@@ -96,7 +96,8 @@ public struct CallerIdentityReader: Sendable {
     func identifyWithoutRoot(_ process: Int32, pid: UInt32) throws(Failure) -> CallerLookup {
         let mountinfo = try readProcFile(process, "mountinfo", pid: pid)
         let cgroup = try readProcFile(process, "cgroup", pid: pid)
-        if Self.mountPoints(mountinfo: mountinfo).contains("/.flatpak-info") {
+        // The substring test spares parsing every mount of the many callers that have none.
+        if mountinfo.contains(" /.flatpak-info "), Self.mountPoints(mountinfo: mountinfo).contains("/.flatpak-info") {
             guard let appID = Self.flatpakAppID(cgroup: cgroup) else {
                 return .unknown("process \(pid) has a /.flatpak-info that cannot be read, and no Flatpak scope")
             }
@@ -165,6 +166,7 @@ public struct CallerIdentityReader: Sendable {
     /// The snap's name when a cgroup path has a `snap.<name>.*` component (systemd's scopes for
     /// snap apps, `snap.firefox.firefox-1f2e….scope`). A snap's name is no reliable app id.
     static func snapName(cgroup: String) -> String? {
+        guard cgroup.contains("/snap.") else { return nil }
         for line in cgroup.split(separator: "\n") {
             guard let path = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).last else { continue }
             for component in path.split(separator: "/") where component.hasPrefix("snap.") {
@@ -195,10 +197,11 @@ public struct CallerIdentityReader: Sendable {
     /// Field 22 of a `stat` line; the command (field 2) is in parentheses and may hold spaces and
     /// parentheses itself, so fields are counted from its last `)`.
     static func startTime(stat: String) -> String? {
-        guard let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        let bytes = stat.utf8
+        guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = bytes[bytes.index(after: close)...].split(separator: UInt8(ascii: " "), maxSplits: 20)
         // After the command come fields 3, 4, …: field 22 is the 20th.
-        return fields.count >= 20 ? String(fields[19]) : nil
+        return fields.count >= 20 ? String(decoding: fields[19], as: UTF8.self) : nil
     }
 
     /// Reads `fd` whole (at most `maximumInfoSize` bytes); refuses anything but a regular file
