@@ -80,10 +80,11 @@ public struct CallerIdentityReader: Sendable {
                 return .unknown("process \(pid): \(error)")
             }
         }
-        switch errno {
+        let code = errno
+        switch code {
         case ENOENT: break
         case ELOOP: throw Failure(reason: "process \(pid): /.flatpak-info is a symbolic link")
-        default: throw Failure(reason: Self.failure("open /proc/\(pid)/root/.flatpak-info", errno, pid: pid))
+        default: throw Failure(reason: Self.failure("open /proc/\(pid)/root/.flatpak-info", code, pid: pid))
         }
         let cgroup = try readProcFile(process, "cgroup", pid: pid)
         return Self.snapName(cgroup: cgroup) != nil ? CallerLookup(.sandboxed(appID: nil)) : CallerLookup(.host)
@@ -91,7 +92,7 @@ public struct CallerIdentityReader: Sendable {
 
     /// The lookup when `/proc/PID/root` is refused: `mountinfo` and `cgroup` need no ptrace access.
     /// A process with a mount at `/.flatpak-info` is a Flatpak app (its sandbox cannot unmount
-    /// it), named by the `app-flatpak-<app id>-<n>.scope` that `flatpak run` moves itself into before it
+    /// it), named by the `app-flatpak-<app id>-<n>.scope` that `flatpak run` enters before it
     /// starts the app's bus proxy; without that scope it has no app id.
     func identifyWithoutRoot(_ process: Int32, pid: UInt32) throws(Failure) -> CallerLookup {
         let mountinfo = try readProcFile(process, "mountinfo", pid: pid)
