@@ -29,6 +29,27 @@ struct SandboxFixtureTests {
         }
     }
 
+    @Test("two sandboxes are told apart, and each app owns only its own name")
+    func twoSandboxesAreToldApart() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let host = try DBusConnection(address: bus.address)
+        defer { host.close() }
+        let other = "org.example.Other"
+        try await SandboxFixture.withSandbox(appID: sandboxed, bus: bus) { first in
+            try await SandboxFixture.withSandbox(appID: other, bus: bus) { second in
+                let a = try first.connect(), b = try second.connect()
+                let pids = (try await host.processID(of: a.uniqueName), try await host.processID(of: b.uniqueName))
+                #expect(pids.0 != pids.1)
+                #expect(CallerIdentityReader().lookup(pid: pids.0).identity == .sandboxed(appID: sandboxed))
+                #expect(CallerIdentityReader().lookup(pid: pids.1).identity == .sandboxed(appID: other))
+                #expect(try await a.requestName(sandboxed) == .primaryOwner)
+                #expect(try await host.nameOwner(sandboxed) == a.uniqueName)
+                await #expect(throws: DBusError.self) { try await b.requestName(sandboxed) }
+            }
+        }
+    }
+
     @Test("a host process on the bus reads as host")
     func hostClientIsHost() async throws {
         let bus = try PrivateBus()
