@@ -113,15 +113,19 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
         }
     }
 
-    /// Once more than ``HistoryRetention/trimThreshold(limit:)`` invocations are kept, drops the
-    /// oldest final ones beyond `historyLimit`, as the SQLite store does (lock held).
+    /// Once more than ``HistoryRetention/trimThreshold(limit:)`` invocations are kept, drops final
+    /// ones down to `historyLimit` by ``HistoryRetention/trimPlan(finalCounts:excess:)``, as the
+    /// SQLite store does (lock held).
     private func trim() {
         guard rows.count > HistoryRetention.trimThreshold(limit: historyLimit) else { return }
-        let excess = rows.count - historyLimit
-        let victims = rows.values
-            .filter { $0.invocation.status.isFinal }
-            .sorted { ($0.invocation.receivedAt, $0.seq) < ($1.invocation.receivedAt, $1.seq) }
-            .prefix(excess)
-        for victim in victims { rows[victim.invocation.id] = nil }
+        let finals = Dictionary(grouping: rows.values.filter { $0.invocation.status.isFinal }) { $0.invocation.appID }
+        let plan = HistoryRetention.trimPlan(
+            finalCounts: finals.mapValues(\.count), excess: rows.count - historyLimit)
+        for (app, cut) in plan {
+            let victims = finals[app, default: []]
+                .sorted { ($0.invocation.receivedAt, $0.seq) < ($1.invocation.receivedAt, $1.seq) }
+                .prefix(cut)
+            for victim in victims { rows[victim.invocation.id] = nil }
+        }
     }
 }

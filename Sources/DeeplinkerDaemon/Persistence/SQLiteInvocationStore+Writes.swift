@@ -131,8 +131,10 @@ extension SQLiteInvocationStore {
         }
     }
 
-    /// Once more than ``HistoryRetention/trimThreshold(limit:)`` invocations are kept, deletes the
-    /// oldest final ones beyond `limit` (pending and delivering ones are never trimmed).
+    /// Once more than ``HistoryRetention/trimThreshold(limit:)`` invocations are kept, deletes
+    /// final ones down to `limit`, the oldest of the apps with the most history first
+    /// (``HistoryRetention/trimPlan(finalCounts:excess:)``); pending and delivering ones are never
+    /// trimmed.
     static func trimHistory(db: Database, state: SQLiteWriteState, limit: Int) throws {
         let count: Int
         if let known = state.invocationCount {
@@ -142,11 +144,19 @@ extension SQLiteInvocationStore {
         }
         state.invocationCount = count
         guard count > HistoryRetention.trimThreshold(limit: limit) else { return }
-        try db.cachedStatement(sql: """
-            DELETE FROM invocation WHERE seq IN (
-                SELECT seq FROM invocation WHERE status NOT IN ('pending', 'delivering')
-                ORDER BY received_at, seq LIMIT ?)
-            """).execute(arguments: [count - limit])
-        state.invocationCount = count - db.changesCount
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT app_id, COUNT(*) FROM invocation WHERE status NOT IN ('pending', 'delivering') GROUP BY app_id
+            """)
+        let finalCounts = Dictionary(uniqueKeysWithValues: rows.map { (row: Row) in (row[0] as String, row[1] as Int) })
+        var deleted = 0
+        for (app, cut) in HistoryRetention.trimPlan(finalCounts: finalCounts, excess: count - limit) {
+            try db.cachedStatement(sql: """
+                DELETE FROM invocation WHERE seq IN (
+                    SELECT seq FROM invocation WHERE app_id = ? AND status NOT IN ('pending', 'delivering')
+                    ORDER BY received_at, seq LIMIT ?)
+                """).execute(arguments: [app, cut])
+            deleted += db.changesCount
+        }
+        state.invocationCount = count - deleted
     }
 }
