@@ -24,7 +24,7 @@ public struct DaemonConfiguration: Sendable {
     public var store: (any InvocationStore)? = nil
     /// Tells the kind of the process behind a connection from its pid (SPEC §3 "Callers"), with
     /// the reason when it could not; tests may stand in for it.
-    public var identifyProcess: @Sendable (UInt32) -> (Caller, reason: String?) = { _ in (.host, nil) }
+    public var identifyProcess: @Sendable (UInt32) -> CallerLookup = { CallerIdentityReader().lookup(pid: $0) }
 
     public init(
         configDirectory: String? = nil, stateDirectory: String? = nil, busAddress: String? = nil,

@@ -20,14 +20,3 @@ extension DBusConnection {
         _ = try await owners.first(timeout: timeout) { $0.isEmpty }
     }
 }
-
-extension DBusConnection {
-    /// The process id the bus reports for the connection `name` (`GetConnectionUnixProcessID`).
-    public func processID(of name: String) async throws -> UInt32 {
-        let reply = try await call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "GetConnectionUnixProcessID", arguments: [.string(name)])
-        guard let pid = reply.first?.uint32Value else { throw DBusError.failed("GetConnectionUnixProcessID gave \(reply)") }
-        return pid
-    }
-}

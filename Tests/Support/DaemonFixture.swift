@@ -174,7 +174,8 @@ public final class DaemonFixture: Sendable {
     ///   - logger: the daemon's logger (default ``logger``).
     @discardableResult
     public func startDaemon(
-        historyLimit: Int = 10_000, environment: [String: String]? = nil, stateDirectory: String? = nil, logger: Logger? = nil
+        historyLimit: Int = 10_000, environment: [String: String]? = nil, stateDirectory: String? = nil, logger: Logger? = nil,
+        identifyProcess: (@Sendable (UInt32) -> CallerLookup)? = nil
     ) async throws -> Daemon {
         settings.withLock { settings in
             if let environment { settings.environment = environment }
@@ -182,6 +183,7 @@ public final class DaemonFixture: Sendable {
         }
         var configuration = self.configuration
         configuration.historyLimit = historyLimit
+        if let identifyProcess { configuration.identifyProcess = identifyProcess }
         let daemon = try await buildDaemon(configuration, logger: logger ?? Self.logger)
         let task = Task<Void, Never> { _ = try? await daemon.run() }
         running.withLock { $0 = (task, daemon) }

@@ -7,9 +7,10 @@ public enum Caller: Sendable, Hashable, CustomStringConvertible {
     case sandboxed(appID: String?)
 
     public var isHost: Bool { self == .host }
+    public var isSandboxed: Bool { self != .host }
 
     /// The one app a sandboxed caller may act for (nil for a host process or an unidentified app).
-    public var ownAppID: String? {
+    public var appID: String? {
         if case .sandboxed(let id) = self { id } else { nil }
     }
 

@@ -10,9 +10,10 @@ extension DaemonCore {
         case .identify:
             let (connection, identify, logger) = (connection, configuration.identifyProcess, logger)
             track { _ in
-                let (caller, reason) = await CallerLookup.identify(sender, on: connection, identify: identify)
-                if let reason { logger.notice("caller \(sender) is treated as \(caller): \(reason)") }
+                let lookup = await Self.identify(sender, on: connection, identify: identify)
+                let caller = lookup.identity
                 self.onLoop { core in
+                    if let reason = lookup.reason { logger.notice("caller \(sender) is treated as \(caller): \(reason)") }
                     for job in core.callers.resolved(sender, as: caller) { job(core, caller) }
                 }
             }
@@ -26,21 +27,21 @@ extension DaemonCore {
     }
 }
 
-/// Identifies the process behind a connection: its pid from the bus, its kind from the process,
-/// then the pid asked again, so a pid reused while it was read is not believed.
-enum CallerLookup {
-    static func identify(
-        _ sender: String, on connection: DBusConnection, identify: @Sendable (UInt32) -> (Caller, reason: String?)
-    ) async -> (Caller, reason: String?) {
+extension DaemonCore {
+    /// Identifies the process behind a connection: its pid from the bus, its kind from the
+    /// process, then the pid asked again, so a pid reused while it was read is not believed.
+    nonisolated static func identify(
+        _ sender: String, on connection: DBusConnection, identify: @Sendable (UInt32) -> CallerLookup
+    ) async -> CallerLookup {
         do {
             let pid = try await connection.processID(of: sender)
-            let (caller, reason) = identify(pid)
+            let lookup = identify(pid)
             guard try await connection.processID(of: sender) == pid else {
-                return (.sandboxed(appID: nil), "its process id changed while it was read")
+                return .unknown("its process id changed while it was read")
             }
-            return (caller, reason)
+            return lookup
         } catch {
-            return (.sandboxed(appID: nil), "its process could not be read: \(error.name): \(error.message)")
+            return .unknown("its process could not be read: \(error.name): \(error.message)")
         }
     }
 }

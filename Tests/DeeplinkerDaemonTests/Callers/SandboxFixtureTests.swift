@@ -66,12 +66,12 @@ struct SandboxFixtureTests {
     func talkDecidesWhetherTheDaemonIsVisible() async throws {
         try await DaemonFixture.withDaemon(shipped: [TestRouteFiles.recipes]) { f in
             try await SandboxFixture.withSandbox(appID: sandboxed, bus: f.bus) { sandbox in
-                let reply = try await f.call("ListApps", from: try sandbox.connect())
-                #expect(reply.first?.stringArray?.isEmpty == false)
+                let reply = try await f.call("ResolveURL", [.string(""), .string("bestrecipes://home")], from: try sandbox.connect())
+                #expect(reply.first == .string(TestRouteFiles.recipes))
             }
             try await SandboxFixture.withSandbox(appID: sandboxed, bus: f.bus, talk: false) { sandbox in
                 do {
-                    _ = try await f.call("ListApps", from: try sandbox.connect())
+                    _ = try await f.call("ResolveURL", [.string(""), .string("bestrecipes://home")], from: try sandbox.connect())
                     Issue.record("the daemon answered through a proxy without --talk")
                 } catch let error as DBusError {
                     #expect(error.name == "org.freedesktop.DBus.Error.ServiceUnknown", "\(error)")

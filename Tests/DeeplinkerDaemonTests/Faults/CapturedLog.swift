@@ -1,9 +1,12 @@
 import Logging
 import DBusKit
+import DeeplinkerTestSupport
 
 /// A `LogHandler` that keeps every line, so tests can read what the daemon logged.
 final class CapturedLog: Sendable {
     private let lines = LockedValue<[(level: Logger.Level, message: String)]>([])
+    /// Every message, as it is logged, to wait for.
+    let recorded = Recorder<String>()
 
     /// A logger writing here (every level).
     func logger(label: String = "deeplinkerd-test") -> Logger {
@@ -17,6 +20,7 @@ final class CapturedLog: Sendable {
 
     fileprivate func append(_ level: Logger.Level, _ message: String) {
         lines.withLock { $0.append((level, message)) }
+        recorded.put(message)
     }
 
     private struct Handler: LogHandler {
