@@ -12,7 +12,6 @@ public enum DeeplinkerAPI {
     public static let errorPrefix = DeeplinkerBus.errorPrefix
     public static let version = DeeplinkerVersion.current
 
-    static func arg(_ name: String, _ signature: String) -> DBusArgument { DBusArgument(name, signature) }
 
     /// One method as callers see it: name and argument signatures (from the method table).
     public struct Method: Sendable {
@@ -25,16 +24,16 @@ public enum DeeplinkerAPI {
     public static let methods: [Method] = Daemon.methodTable.map { Method(name: $0.name, inputs: $0.inputs, outputs: $0.outputs) }
 
     public static let signals: [DBusSignal] = [
-        DBusSignal("InvocationChanged", [arg("app_id", "s"), arg("invocation_id", "s"), arg("status", "s"), arg("detail", "s")]),
-        DBusSignal("Deliver", [arg("app_id", "s"), arg("invocation_id", "s"), arg("source", "s"), arg("target", "s"), arg("parameters", "a{ss}")]),
+        DBusSignal("InvocationChanged", [DBusArgument("app_id", "s"), DBusArgument("invocation_id", "s"), DBusArgument("status", "s"), DBusArgument("detail", "s")]),
+        DBusSignal("Deliver", [DBusArgument("app_id", "s"), DBusArgument("invocation_id", "s"), DBusArgument("source", "s"), DBusArgument("target", "s"), DBusArgument("parameters", "a{ss}")]),
     ]
 
     /// The read-only properties (SPEC §3: at least `Version`); the rest are what `deeplinker status`
     /// shows: start time (µs since the epoch), state directory, database size in bytes, and the
     /// errors of route files that failed at the last load.
     public static let properties: [DBusArgument] = [
-        arg("Version", "s"), arg("StartedAt", "x"), arg("StateDirectory", "s"), arg("DatabaseSize", "t"),
-        arg("BrokenRouteFiles", "as"),
+        DBusArgument("Version", "s"), DBusArgument("StartedAt", "x"), DBusArgument("StateDirectory", "s"), DBusArgument("DatabaseSize", "t"),
+        DBusArgument("BrokenRouteFiles", "as"),
     ]
 
     /// The interface: one D-Bus method per entry of the method table, answered by `handler(entry)`,

@@ -1,8 +1,6 @@
 import DBusKit
 import DeeplinkerCore
 
-private func arg(_ name: String, _ signature: String) -> DBusArgument { DBusArgument(name, signature) }
-
 /// The methods' inputs, one type per signature (SPEC §3), with each argument under its name.
 enum In {
     struct None: MethodInput {
@@ -11,19 +9,19 @@ enum In {
     }
 
     struct App: MethodInput {
-        static let arguments = [arg("app_id", "s")]
+        static let arguments = [DBusArgument("app_id", "s")]
         let appID: String
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) { appID = try r.string("app_id") }
     }
 
     struct AppURL: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("url", "s")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("url", "s")]
         let appID, url: String
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, url) = (try r.string("app_id"), try r.string("url")) }
     }
 
     struct NotificationClick: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("payload_json", "s"), arg("action", "s")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("payload_json", "s"), DBusArgument("action", "s")]
         let appID, payload, action: String
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
             (appID, payload, action) = (try r.string("app_id"), try r.string("payload_json"), try r.string("action"))
@@ -31,13 +29,13 @@ enum In {
     }
 
     struct Shortcut: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("shortcut_type", "s")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("shortcut_type", "s")]
         let appID, type: String
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, type) = (try r.string("app_id"), try r.string("shortcut_type")) }
     }
 
     struct Activity: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("activity_type", "s"), arg("webpage_url", "s")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("activity_type", "s"), DBusArgument("webpage_url", "s")]
         let appID, type, url: String
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
             (appID, type, url) = (try r.string("app_id"), try r.string("activity_type"), try r.string("webpage_url"))
@@ -45,13 +43,13 @@ enum In {
     }
 
     struct LaunchOptions: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("launch_options_json", "s")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("launch_options_json", "s")]
         let appID, options: String
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, options) = (try r.string("app_id"), try r.string("launch_options_json")) }
     }
 
     struct Invocation: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("source", "s"), arg("input", "s"), arg("platform_data", "a{sv}")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("source", "s"), DBusArgument("input", "s"), DBusArgument("platform_data", "a{sv}")]
         let appID, source, input: String
         let platformData: DBusValue
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
@@ -61,27 +59,27 @@ enum In {
     }
 
     struct AppState: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("state", "s")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("state", "s")]
         let appID, state: String
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, state) = (try r.string("app_id"), try r.string("state")) }
     }
 
     struct History: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("limit", "u")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("limit", "u")]
         let appID: String
         let limit: UInt32
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, limit) = (try r.string("app_id"), r.uint32("limit")) }
     }
 
     struct Shortcuts: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("shortcut_types", "as")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("shortcut_types", "as")]
         let appID: String
         let types: [String]
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) { (appID, types) = (try r.string("app_id"), try r.strings("shortcut_types")) }
     }
 
     struct Notification: MethodInput {
-        static let arguments = [arg("app_id", "s"), arg("summary", "s"), arg("body", "s"), arg("payload_json", "s")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("summary", "s"), DBusArgument("body", "s"), DBusArgument("payload_json", "s")]
         let appID, summary, body, payload: String
         init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
             (appID, summary, body, payload) = (try r.string("app_id"), try r.string("summary"), try r.string("body"), try r.string("payload_json"))
@@ -98,22 +96,22 @@ enum Out {
 
     /// An invocation's id, target and parameters (all empty when nothing was routed).
     struct Route: MethodOutput {
-        static let arguments = [arg("invocation_id", "s"), arg("target", "s"), arg("parameters", "a{ss}")]
+        static let arguments = [DBusArgument("invocation_id", "s"), DBusArgument("target", "s"), DBusArgument("parameters", "a{ss}")]
         let reply: InvocationReply
         var values: [DBusValue] { [.string(reply.id), .string(reply.target), .stringDictionary(reply.parameters)] }
     }
 
     /// `Launch`: the kind of launch, then the route.
     struct Launch: MethodOutput {
-        static let arguments = [arg("kind", "s")] + Route.arguments
+        static let arguments = [DBusArgument("kind", "s")] + Route.arguments
         let reply: InvocationReply
         var values: [DBusValue] { [.string(reply.kind ?? "")] + Route(reply: reply).values }
     }
 
     struct Pending: MethodOutput {
         static let arguments = [
-            arg("present", "b"), arg("invocation_id", "s"), arg("source", "s"), arg("target", "s"), arg("parameters", "a{ss}"),
-            arg("received_at_usec", "x"),
+            DBusArgument("present", "b"), DBusArgument("invocation_id", "s"), DBusArgument("source", "s"), DBusArgument("target", "s"), DBusArgument("parameters", "a{ss}"),
+            DBusArgument("received_at_usec", "x"),
         ]
         let invocation: DeeplinkerCore.Invocation?
         var values: [DBusValue] {
@@ -128,13 +126,13 @@ enum Out {
     }
 
     struct Discarded: MethodOutput {
-        static let arguments = [arg("discarded", "b")]
+        static let arguments = [DBusArgument("discarded", "b")]
         let discarded: Bool
         var values: [DBusValue] { [.boolean(discarded)] }
     }
 
     struct Resolved: MethodOutput {
-        static let arguments = [arg("app_id", "s"), arg("target", "s"), arg("parameters", "a{ss}"), arg("route_pattern", "s")]
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("target", "s"), DBusArgument("parameters", "a{ss}"), DBusArgument("route_pattern", "s")]
         let resolved: ResolvedRoute
         var values: [DBusValue] {
             [
@@ -145,19 +143,19 @@ enum Out {
     }
 
     struct State: MethodOutput {
-        static let arguments = [arg("state", "s")]
+        static let arguments = [DBusArgument("state", "s")]
         let state: DeeplinkerCore.AppState
         var values: [DBusValue] { [.string(state.rawValue)] }
     }
 
     struct AppIDs: MethodOutput {
-        static let arguments = [arg("app_ids", "as")]
+        static let arguments = [DBusArgument("app_ids", "as")]
         let appIDs: [String]
         var values: [DBusValue] { [.strings(appIDs)] }
     }
 
     struct History: MethodOutput {
-        static let arguments = [arg("invocations", "a(sssssx)")]
+        static let arguments = [DBusArgument("invocations", "a(sssssx)")]
         let rows: [HistoryEntry]
         var values: [DBusValue] {
             [.array(elementSignature: "(sssssx)", rows.map { row in
@@ -170,7 +168,7 @@ enum Out {
     }
 
     struct NotificationID: MethodOutput {
-        static let arguments = [arg("notification_id", "u")]
+        static let arguments = [DBusArgument("notification_id", "u")]
         let id: UInt32
         var values: [DBusValue] { [.uint32(id)] }
     }

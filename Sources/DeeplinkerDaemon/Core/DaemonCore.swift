@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerCore
 import DeeplinkerProtocol
+import DeeplinkerRouteFiles
 import Foundation
 import Logging
 
@@ -121,5 +122,54 @@ actor DaemonCore {
 
     func config(_ appID: String) -> AppConfig? {
         try? registry.config(appID)
+    }
+}
+
+extension DaemonCore {
+    /// Re-reads the route files. A broken file keeps that app's previous routes; its error is returned.
+    func reload() throws(DeeplinkerError) {
+        // The service manager hears of the reload around it (SPEC §9).
+        vitals.notifier.notify(SystemdNotifier.reloading())
+        defer {
+            vitals.notifier.notify("READY=1")
+            reportStatus()
+        }
+        let directories = routeDirectories
+        let result = RouteDirectory.load(directories: directories)
+        let (merged, errors) = RouteDirectory.merge(result, over: registry)
+        install(merged)
+        vitals.brokenRouteFiles = errors.map(\.description)
+        refreshDesktopEntries()
+        logger.info("loaded route files for \(merged.appIDs.count) apps from \(directories.joined(separator: ":"))")
+        guard errors.isEmpty else {
+            for error in errors { logger.error("\(error.description)") }
+            throw .invalidConfig(errors.map(\.description).joined(separator: "; "))
+        }
+    }
+}
+
+extension DaemonCore {
+    /// Tells the sweep about the engine's next expiry when it is earlier than the one scheduled (a
+    /// later one only costs a wake-up that finds nothing and reschedules). `rescheduled` after a
+    /// sweep, when the scheduled deadline has been used up.
+    func scheduleSweep(rescheduled: Bool = false) {
+        if rescheduled { sweepDeadline = nil }
+        guard let next = engine.nextExpiry() else { return }
+        if let scheduled = sweepDeadline, scheduled <= next { return }
+        sweepDeadline = next
+        sweeps.wake(at: next)
+    }
+}
+
+extension DaemonCore {
+    /// How many apps have a pending deeplink right now.
+    var routesPending: Int {
+        engine.pendingCount
+    }
+
+    /// Sends `STATUS=` (apps loaded, routes pending) to the service manager when it changed.
+    func reportStatus() {
+        guard vitals.notifier.isEnabled else { return }
+        vitals.report(appsLoaded: registry.apps.count, routesPending: routesPending)
     }
 }

@@ -1,15 +1,15 @@
 import DeeplinkerCore
 
+/// Runs a drain of queued writes later, on one thread at a time (see
+/// ``InvocationStore/scheduleCommits(on:)``).
+public typealias CommitScheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
+
 /// Durable state of the daemon: invocation history (with the open, i.e. pending, routes), app
 /// states with their owners, published shortcuts and posted notifications.
 ///
 /// Writes go through ``enqueue(_:)``, which fixes their order synchronously and returns a
 /// ``PendingCommit``; concurrently enqueued writes are committed together in one transaction
 /// (group commit) and each caller's ``PendingCommit/wait()`` returns once its own write is durable.
-/// Runs a drain of queued writes later, on one thread at a time (see
-/// ``InvocationStore/scheduleCommits(on:)``).
-public typealias CommitScheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
-
 public protocol InvocationStore: Sendable {
     /// Queues `changes` to be committed atomically, after everything enqueued before.
     /// Call it from the engine's actor right after the event so writes keep the engine's order.
