@@ -11,6 +11,9 @@ public enum DBusIntrospection {
         var out = header + "<node>\n"
         for interface in standardInterfaces + interfaces.map(Description.init) {
             out += "  <interface name=\"\(escape(interface.name))\">\n"
+            for annotation in interface.annotations {
+                out += "    <annotation name=\"\(escape(annotation.name))\" value=\"\(escape(annotation.value))\"/>\n"
+            }
             for method in interface.methods {
                 if method.arguments.isEmpty && method.documentation == nil {
                     out += "    <method name=\"\(escape(method.name))\"/>\n"
@@ -54,6 +57,7 @@ public enum DBusIntrospection {
         var methods: [(name: String, arguments: [(DBusArgument, String)], documentation: String?)]
         var signals: [DBusSignal]
         var properties: [(String, String)]
+        var annotations: [DBusAnnotation] = []
 
         init(name: String, methods: [(name: String, arguments: [(DBusArgument, String)])], signals: [DBusSignal] = [], properties: [(String, String)] = []) {
             self.name = name
@@ -69,6 +73,7 @@ public enum DBusIntrospection {
             }
             signals = interface.signals
             properties = interface.properties.map { ($0.name, $0.signature) }
+            annotations = interface.annotations
         }
     }
 

@@ -48,7 +48,8 @@ public enum DeeplinkerAPI {
                 DBusMethod(entry.name, in: entry.inputs, out: entry.outputs, documentation: entry.documentation, handler: handler(entry))
             },
             signals: signals,
-            properties: properties.map { declared in DBusProperty(declared.name, declared.signature) { property(declared.name) } })
+            properties: properties.map { declared in DBusProperty(declared.name, declared.signature) { property(declared.name) } },
+            annotations: [DBusAnnotation(errorsAnnotation, DeeplinkerErrorName.allCases.map(\.dbusName).joined(separator: " "))])
     }
 
     /// Property values outside a running daemon (introspection): the version, else empty values.
@@ -61,6 +62,9 @@ public enum DeeplinkerAPI {
         default: .string("")
         }
     }
+
+    /// The annotation that lists every error the interface answers with (SPEC §4), space-separated.
+    public static let errorsAnnotation = "org.deeplinker.Errors"
 
     /// The introspection XML the daemon serves at its object path (and ships in `Config/`).
     public static var introspectionXML: String {
