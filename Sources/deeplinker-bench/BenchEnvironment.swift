@@ -27,7 +27,9 @@ final class BenchEnvironment: Sendable {
     }
 
     /// Starts everything and waits until the daemon answers on the bus.
-    static func start(routeFile: String, stateRoot: String?) async throws -> BenchEnvironment {
+    static func start(
+        routeFile: String, stateRoot: String?, identifyProcess: (@Sendable (UInt32) -> CallerLookup)? = nil
+    ) async throws -> BenchEnvironment {
         let bus = try PrivateBus()
         let base = stateRoot.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
         let root = base.appendingPathComponent("deeplinker-bench-\(UUID().uuidString.prefix(8))")
@@ -36,9 +38,9 @@ final class BenchEnvironment: Sendable {
         try BenchRouteFile.install(from: routeFile, into: configDir)
         var logger = Logger(label: "deeplinkerd")
         logger.logLevel = .warning
-        let daemon = try await buildDaemon(
-            DaemonConfiguration(configDirectory: configDir.path, stateDirectory: stateDir.path, busAddress: bus.address),
-            logger: logger)
+        var configuration = DaemonConfiguration(configDirectory: configDir.path, stateDirectory: stateDir.path, busAddress: bus.address)
+        if let identifyProcess { configuration.identifyProcess = identifyProcess }
+        let daemon = try await buildDaemon(configuration, logger: logger)
         let running = Task.detached { _ = try? await daemon.run() }
         let client = try DBusConnection(address: bus.address)
         try await client.ping(daemonName, path: daemonPath)
