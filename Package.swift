@@ -106,6 +106,10 @@ let package = Package(
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DeeplinkerTestSupport"]),
         .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
         .testTarget(name: "TaskThreadsTests", dependencies: ["TaskThreads"]),
+        // deeplinkerd's own code: its two argument parsers agree, malloc settings glibc refuses.
+        .testTarget(
+            name: "deeplinkerdTests",
+            dependencies: ["deeplinkerd", "CMallocTuning", "DeeplinkerDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport"]),
         .testTarget(
             name: "DeeplinkerDaemonTests",
