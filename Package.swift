@@ -1,9 +1,18 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Layers, bottom up: `CDBus` (C shim, imported only by `DBusKit`) → `DBusKit` (generic D-Bus binding)
-/// and `DeeplinkerCore` (pure routing and lifecycle logic, no I/O) → `DeeplinkerDaemon` (wires core to
-/// bus and SQLite) → thin executables.
+/// Layers, bottom up; a module imports only modules of the layers below it:
+/// 1. C shims, each imported by one module: `CTaskThreads` (by `TaskThreads`), `CSpawn` (`Spawn`),
+///    `CDBus` (`DBusKit`), `CMallocTuning` (`deeplinkerd`).
+/// 2. `TaskThreads` (the package's threads and locks: `NamedThread`, `ThreadCondition`,
+///    `LockedValue`, the job threads of the global executor, timers, signals) → `Spawn`
+///    (posix_spawn) → `DBusKit` (generic D-Bus binding).
+/// 3. `DeeplinkerProtocol` (the contract's names, no dependencies) → `DeeplinkerCore` (pure routing
+///    and lifecycle logic, no I/O) → `DeeplinkerRouteFiles` (route files on disk).
+/// 4. `DeeplinkerDaemon` (wires the core to the bus and SQLite) and `DeeplinkerClient` (the apps'
+///    library) → `DeeplinkerCLI`.
+/// 5. Thin executables: `deeplinkerd`, `deeplinker`, `deeplinker-bench`, the `fuzz-*` targets.
+/// Tests: `DeeplinkerTestSupport` (Tests/Support) and a test target per module.
 let package = Package(
     name: "Deeplinker",
     products: [
@@ -34,7 +43,7 @@ let package = Package(
         .target(name: "TaskThreads", dependencies: ["CTaskThreads"]),
         .target(
             name: "DBusKit",
-            dependencies: ["CDBus", "Spawn"]
+            dependencies: ["CDBus", "Spawn", "TaskThreads"]
         ),
         // The contract's names (SPEC §1, §3): bus names, object paths, error names, platform-data
         // keys, lifecycle signals, de-duplication keys. No dependencies; everyone else imports it.
@@ -63,7 +72,7 @@ let package = Package(
         ),
         .target(
             name: "DeeplinkerClient",
-            dependencies: ["DBusKit", "DeeplinkerProtocol"]
+            dependencies: ["DBusKit", "DeeplinkerProtocol", "TaskThreads"]
         ),
         // glibc's mallopt for deeplinkerd (Sources/deeplinkerd/MallocTuning.swift says why).
         .target(name: "CMallocTuning"),
@@ -101,6 +110,7 @@ let package = Package(
                 "DeeplinkerDaemon",
                 "DeeplinkerProtocol",
                 "Spawn",
+                "TaskThreads",
             ]
         ),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DeeplinkerTestSupport"]),
@@ -115,7 +125,7 @@ let package = Package(
             name: "DeeplinkerDaemonTests",
             dependencies: [
                 "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient", "DeeplinkerProtocol", "DeeplinkerRouteFiles",
-                "DeeplinkerTestSupport",
+                "DeeplinkerTestSupport", "TaskThreads",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -129,7 +139,7 @@ let package = Package(
         .target(
             name: "DeeplinkerTestSupport",
             dependencies: [
-                "DBusKit", "DeeplinkerClient", "DeeplinkerCore", "DeeplinkerDaemon", "DeeplinkerProtocol", "Spawn",
+                "DBusKit", "DeeplinkerClient", "DeeplinkerCore", "DeeplinkerDaemon", "DeeplinkerProtocol", "Spawn", "TaskThreads",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support"),

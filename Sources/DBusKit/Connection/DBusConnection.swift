@@ -1,6 +1,7 @@
 internal import CDBus
 import Foundation
 import Synchronization
+import TaskThreads
 
 /// A private connection to a message bus, run by its own `EventLoop` thread. All methods may be
 /// called from any thread or task.
