@@ -230,4 +230,31 @@ struct LinkOrderTests {
             #expect(unordered.stderr.contains("has no .text.ordered section"), "\(unordered.stderr)")
         }
     }
+
+    @Test("static-build says loudly that it links without the order when ld.lld is not on PATH")
+    func staticBuildWithoutLLD() async throws {
+        try await TemporaryDirectory.with(prefix: "deeplinker-link-order") { directory in
+            // swift and swiftc from the toolchain, without its ld.lld beside them.
+            let swift = try #require(ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+                .map { String($0) + "/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+            let toolchain = URL(fileURLWithPath: swift).resolvingSymlinksInPath().deletingLastPathComponent().path
+            for tool in ["swift", "swiftc"] {
+                try FileManager.default.createSymbolicLink(atPath: directory.appending(tool), withDestinationPath: toolchain + "/" + tool)
+            }
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = directory.path + ":/usr/bin:/bin"
+            // --show-bin-path only prints the path: nothing is built or removed.
+            let ran = try await TestProcess.run(
+                TestFiles.repository("scripts/static-build"), ["--show-bin-path"], environment: environment)
+            #expect(ran.status == 0, "\(ran.output)")
+            #expect(ran.stderr.contains("WARNING: ld.lld is not on PATH"), "\(ran.stderr)")
+            #expect(ran.stderr.contains("is NOT used"))
+
+            environment["PATH"] = directory.path + ":" + toolchain + ":/usr/bin:/bin"
+            let withLLD = try await TestProcess.run(
+                TestFiles.repository("scripts/static-build"), ["--show-bin-path"], environment: environment)
+            #expect(withLLD.status == 0, "\(withLLD.output)")
+            #expect(!withLLD.stderr.contains("WARNING"), "\(withLLD.stderr)")
+        }
+    }
 }
