@@ -95,6 +95,7 @@ let package = Package(
                 "DeeplinkerProtocol",
                 "DeeplinkerRouteFiles",
                 "Spawn",
+                "TaskThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -44,6 +44,9 @@ package final class ThreadCondition: @unchecked Sendable {
 
     package func signal() { pthread_cond_signal(condition) }
 
+    /// Wakes every waiter.
+    package func broadcast() { pthread_cond_broadcast(condition) }
+
     /// `CLOCK_MONOTONIC` nanoseconds `duration` (positive) from now; a duration past what the clock
     /// can count is the end of time (a sleep that never ends by itself).
     package static func deadline(after duration: Duration) -> UInt64 {

@@ -1,5 +1,5 @@
 internal import CDBus
-import Foundation
+import FoundationEssentials
 import Synchronization
 import TaskThreads
 
@@ -124,7 +124,7 @@ public final class DBusConnection: @unchecked Sendable {
         guard !released.load(ordering: .acquiring) else { return }
         if loop.isLoopThread {
             // Waiting for our own thread to stop would never end; let another thread do it.
-            Thread.detachNewThread { [self] in close() }
+            NamedThread.start(name: "dbus-close") { [self] in close() }
             return
         }
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }

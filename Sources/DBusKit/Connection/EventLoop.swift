@@ -1,5 +1,7 @@
 internal import CDBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 import TaskThreads
 
@@ -23,7 +25,7 @@ final class EventLoop: @unchecked Sendable {
     /// The loop thread's id, 0 until that thread has started (it stores its own id first thing,
     /// so messages it dispatches always find themselves on the loop).
     private let thread = Atomic<UInt>(0)
-    private let finishedCondition = NSCondition()
+    private let finishedCondition = ThreadCondition()
 
     /// Called on the loop thread after each wake-up to let the owner dispatch messages.
     var onIteration: () -> Void = {}
@@ -111,9 +113,9 @@ final class EventLoop: @unchecked Sendable {
     func stopAndWait() {
         post { [self] in running = false }
         if isLoopThread { return }
-        finishedCondition.lock()
-        while !jobs.withLock({ $0.finished }) { finishedCondition.wait() }
-        finishedCondition.unlock()
+        finishedCondition.withLock {
+            while !jobs.withLock({ $0.finished }) { finishedCondition.wait() }
+        }
     }
 
     private func runJobs() {
@@ -200,9 +202,7 @@ final class EventLoop: @unchecked Sendable {
             return taken
         }
         for job in leftovers { job() }
-        finishedCondition.lock()
-        finishedCondition.broadcast()
-        finishedCondition.unlock()
+        finishedCondition.withLock { finishedCondition.broadcast() }
     }
 
     private func fireTimeouts() {
