@@ -28,7 +28,7 @@ struct FocusWatchCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("auto, x11 or sway.", valueName: "BACKEND"))
     var backend: String = "auto"
-    @Flag(name: .long, help: "Print each focus change (app id) on stdout.")
+    @Flag(name: .long, help: "Print each focus change (app id) on stdout, and each report the daemon answered.")
     var verbose = false
     @OptionGroup var options: GlobalOptions
 
@@ -46,11 +46,15 @@ struct FocusWatchCommand: AsyncParsableCommand {
         } else {
             picked = chosen
         }
-        let reporter = FocusReporter(busAddress: options.busAddress) { Output.error("focus-watch: \($0)") }
+        let verbose = self.verbose
+        let reporter = FocusReporter(busAddress: options.busAddress, log: { Output.error("focus-watch: \($0)") }) { appID, error in
+            guard verbose else { return }
+            let shown = appID.isEmpty ? "\"\"" : appID
+            Output.line(error.map { "not reported \(shown): \($0)" } ?? "reported \(shown)")
+        }
         // The display is followed at once; reports go out as soon as the bus connection is made.
         Task { await reporter.start() }
         let resolver = AppIDResolver(environment: environment)
-        let verbose = self.verbose
         let onChange: @Sendable (FocusedWindow?) -> Void = { window in
             let appID = resolver.appID(for: window)
             if verbose { Output.line("focus \(appID.isEmpty ? "\"\"" : appID)") }
