@@ -103,6 +103,7 @@ let package = Package(
             name: "deeplinker-bench",
             dependencies: [
                 "DBusKit",
+                "FocusWatch",
                 "DeeplinkerCore",
                 "DeeplinkerDaemon",
                 "DeeplinkerProtocol",
