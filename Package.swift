@@ -90,7 +90,7 @@ let package = Package(
         ),
         // `deeplinker focus-watch`: the desktop's focus (X11, sway) mapped to app ids, reported with
         // `SetFocusedApp`. The daemon never links it: it stays free of any display connection.
-        .target(name: "FocusWatch", dependencies: ["CXCB", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol"]),
+        .target(name: "FocusWatch", dependencies: ["CXCB", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "TaskThreads"]),
         .target(
             name: "DeeplinkerCLI",
             dependencies: [
