@@ -3,6 +3,7 @@ import DeeplinkerCore
 import DeeplinkerDaemon
 import Foundation
 import Logging
+import TaskThreads
 
 /// The daemon's method table in process, with no bus at all: route files in a temporary
 /// directory, an in-memory store, the real core and the one dispatcher, on a detached connection
