@@ -34,11 +34,13 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // XCB for the X11 focus backend (C shim, imported only by `FocusWatch`).
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         // Starting programs with posix_spawn (no Foundation `Process`): daemon, CLI, bench, tests.
         .target(name: "CSpawn"),
         .target(name: "Spawn", dependencies: ["CSpawn", "TaskThreads"]),
         // Threads in place of libdispatch's workers, whose pool starts a 1 Hz monitor for good:
-        // the global executor's jobs, sleeps and signals (issue 10, no wake-ups when idle).
+        // the global executor's jobs, sleeps and signals (no wake-ups when idle, docs/architecture.md).
         .target(name: "CTaskThreads"),
         .target(name: "TaskThreads", dependencies: ["CTaskThreads"]),
         .target(
@@ -86,10 +88,14 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // `deeplinker focus-watch`: the desktop's focus (X11, sway) mapped to app ids, reported with
+        // `SetFocusedApp`. The daemon never links it: it stays free of any display connection.
+        .target(name: "FocusWatch", dependencies: ["CXCB", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "TaskThreads"]),
         .target(
             name: "DeeplinkerCLI",
             dependencies: [
                 "DBusKit",
+                "FocusWatch",
                 "DeeplinkerCore",
                 "DeeplinkerClient",
                 "DeeplinkerProtocol",
@@ -107,6 +113,7 @@ let package = Package(
             name: "deeplinker-bench",
             dependencies: [
                 "DBusKit",
+                "FocusWatch",
                 "DeeplinkerCore",
                 "DeeplinkerDaemon",
                 "DeeplinkerProtocol",
@@ -132,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeeplinkerCLITests",
-            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport"]
+            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport", "FocusWatch"]
         ),
         // The one set of helpers of every test target (Tests/Support): the scoped daemon fixture
         // `DaemonFixture.withDaemon`, the stand-in apps, `Recorder`, `TestProcess`, temporary

@@ -32,6 +32,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             InstallDesktopCommand.self, SimulateAppCommand.self, PostNotificationCommand.self,
             UninstallDesktopCommand.self,
             ReloadCommand.self, StatusCommand.self,
+            FocusWatchCommand.self,
         ]
     )
 

@@ -16,7 +16,7 @@ struct InstallTests {
     /// The files an install into `prefix` writes (the unit's folder depends on the prefix).
     static func installedFiles(prefix: String, unitDirectory: String) -> [String] {
         [
-            "bin/deeplinkerd", "bin/deeplinker", unitDirectory + "/deeplinkerd.service",
+            "bin/deeplinkerd", "bin/deeplinker", unitDirectory + "/deeplinkerd.service", unitDirectory + "/deeplinker-focus.service",
             "share/dbus-1/services/org.deeplinker.Deeplinker1.service",
             "share/dbus-1/interfaces/org.deeplinker.Deeplinker1.xml",
             "share/bash-completion/completions/deeplinker", "share/bash-completion/completions/deeplinkerd",
@@ -143,6 +143,29 @@ struct InstallTests {
             }
             // The daemon keeps its database in $XDG_STATE_HOME/deeplinker, not in a StateDirectory= under ~/.config.
             #expect(try !TestFiles.read(unit).contains("\nStateDirectory="))
+        }
+    }
+
+    @Test("the installed focus unit: absolute paths, tied to the graphical session, verify says nothing, exposure 1.5 or lower")
+    func installedFocusUnitVerifiesAndScores() async throws {
+        try await Self.withInstall { home, prefix in
+            let unit = prefix + "/lib/systemd/user/deeplinker-focus.service"
+            let text = try TestFiles.read(unit)
+            #expect(text.contains("\nExecStart=\(prefix)/bin/deeplinker focus-watch\n") && !text.contains("@bindir@"))
+            for directive in ["PartOf=graphical-session.target", "After=graphical-session.target", "WantedBy=graphical-session.target", "Restart=on-failure"] {
+                #expect(text.contains("\n" + directive + "\n"), "unit lacks \(directive)")
+            }
+            let runtime = home + "/runtime"
+            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+            chmod(runtime, 0o700)
+            let verify = try await Self.systemdAnalyze(["--user", "verify", unit], runtime: runtime)
+            #expect(verify.status == 0)
+            #expect(verify.stdout.isEmpty && verify.stderr.isEmpty, "verify said: \(verify.stdout)\(verify.stderr)")
+            let security = try await Self.systemdAnalyze(["security", "--user", "--offline=yes", "--no-pager", unit], runtime: runtime)
+            let line = try #require(security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level for deeplinker-focus.service:") })
+            let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
+            // 1.4 measured here; what is relaxed (PrivateTmp=, PrivateNetwork=) is explained in the unit.
+            #expect(score <= 1.5, "\(line)")
         }
     }
 
