@@ -15,14 +15,16 @@ struct FocusWatchSwayTests {
         try await DaemonFixture.withDaemon(routeFiles: [Self.app: routeFile]) { f in
             try await SwaySession.with { sway in
                 let bus = ["DBUS_SESSION_BUS_ADDRESS": f.bus.address]
-                _ = try await sway.openWindow(Self.app, environment: bus)
-                _ = try await sway.openWindow(Self.other, environment: bus)
-                try await f.client.waitForOwner(Self.app)
                 let watch = try f.spawn(
                     ["focus-watch", "--verbose"],
                     environment: ["DISPLAY": "", "WAYLAND_DISPLAY": sway.waylandDisplay, "SWAYSOCK": sway.socket])
-                try await sway.focus(Self.other)
+                try await watch.waitForLine(containing: "reported \"\"")
+                // sway focuses each new window: once focus-watch reports it, sway knows its app_id.
+                _ = try await sway.openWindow(Self.app, environment: bus)
+                try await watch.waitForLine(containing: "reported \(Self.app)")
+                _ = try await sway.openWindow(Self.other, environment: bus)
                 try await watch.waitForLine(containing: "reported \(Self.other)")
+                try await f.client.waitForOwner(Self.app)
                 let opened = try await f.openURL("", "swayapp://page/3")
                 #expect(try await f.pending(Self.app)?.id == opened.id)
 

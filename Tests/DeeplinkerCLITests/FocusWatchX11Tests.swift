@@ -122,6 +122,29 @@ import DeeplinkerTestSupport
         }
     }
 
+    @Test func focusWatchFollowsAnXServerThatIsBackAtOnce() async throws {
+        try await DaemonFixture.withDaemon { f in
+            try await X11Session.with { x in
+                let watch = try Self.focusWatch(f, x)
+                try await watch.waitForLine(containing: "reported")
+                x.server.stop()
+                _ = try? await x.server.waitForExit()
+                // The same display number again, ready when it prints it.
+                let again = try TestProcess(
+                    executable: "/usr/bin/Xvfb", arguments: [x.display, "-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+                    environment: x.environment())
+                defer { again.stop() }
+                _ = try await again.stdoutLines.next { !$0.isEmpty }
+                let line = try await watch.waitForErrorLine(containing: "connected again")
+                #expect(line.contains("the X display \(x.display) went away"))
+                again.stop()
+                let (status, stderr) = try await watch.finish()
+                #expect(status == 13)
+                #expect(stderr.contains("the X display \(x.display) went away"))
+            }
+        }
+    }
+
     @Test func focusWatchExits13WithNoBackend() async throws {
         try await DaemonFixture.withDaemon { f in
             let none = try await f.run(["focus-watch"], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SWAYSOCK": ""])

@@ -70,7 +70,8 @@ public final class SwaySession: Sendable {
     }
 
     /// A `Gtk.Application` window whose Wayland `app_id` is `appID`, announced like
-    /// ``X11Session``'s; returns once it is shown.
+    /// ``X11Session``'s; returns once GTK has shown it (sway may map it a moment later: sway
+    /// focuses a new window, so a focus watcher seeing it is the sign that sway knows it).
     public func openWindow(_ appID: String, environment extra: [String: String] = [:]) async throws -> TestProcess {
         // GTK3 takes the Wayland app_id from the program name it has when Gtk is first imported.
         let script = "import sys\nfrom gi.repository import GLib\nGLib.set_prgname(sys.argv[2])\n" + X11Session.windowScript
