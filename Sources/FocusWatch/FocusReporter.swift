@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerProtocol
 import Foundation
+import TaskThreads
 
 /// Tells the daemon which app has the focus (`SetFocusedApp`), only when that changes, and again
 /// whenever the daemon (re)appears on the bus. The bus connection is made again when it is lost.

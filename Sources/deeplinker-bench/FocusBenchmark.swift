@@ -2,6 +2,7 @@ import DBusKit
 import DeeplinkerProtocol
 import FocusWatch
 import Foundation
+import TaskThreads
 import Spawn
 
 /// Focus → delivery: the time from a change of the X11 input focus (`_NET_ACTIVE_WINDOW`, as seen

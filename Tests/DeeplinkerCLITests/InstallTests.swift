@@ -214,4 +214,81 @@ struct InstallTests {
             #expect(Self.tree(prefix) == others.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
         }
     }
+
+    /// The section names of an ELF file (`readelf -SW`).
+    static func sections(_ file: String) async throws -> [String] {
+        let listed = try await TestProcess.run("/usr/bin/readelf", ["-SW", file])
+        try #require(listed.status == 0, "readelf \(file): \(listed.output)")
+        return listed.stdout.split(separator: "\n").compactMap { line in
+            guard let close = line.firstIndex(of: "]") else { return nil }
+            return line[line.index(after: close)...].split(separator: " ").first.map(String.init)
+        }
+    }
+
+    static func size(_ file: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+    }
+
+    @Test("the binaries are installed stripped (no debug info, no symbol table), together at most 100 MiB, and still run")
+    func binariesAreStripped() async throws {
+        try await Self.withInstall { home, prefix in
+            var total = 0
+            for binary in ["deeplinkerd", "deeplinker"] {
+                let installed = prefix + "/bin/" + binary
+                let sections = try await Self.sections(installed)
+                #expect(sections.contains(".text"), "\(sections)")
+                #expect(!sections.contains(where: { $0.hasPrefix(".debug_") }), "\(binary): \(sections)")
+                #expect(!sections.contains(".symtab"), "\(binary): \(sections)")
+                #expect(!sections.contains(".gnu_debuglink"), "\(binary): \(sections)")
+                // The build it came from had debug info: stripping is what made the difference.
+                #expect(try await Self.sections(Self.buildDirectory + "/" + binary).contains(".debug_info"))
+                #expect(try Self.size(installed) < Self.size(Self.buildDirectory + "/" + binary))
+                total += try Self.size(installed)
+                let version = try await TestProcess.run(installed, ["--version"], environment: Self.environment(home: home))
+                #expect(version.stdout == DeeplinkerVersion.current + "\n")
+            }
+            #expect(total <= 100 << 20, "the two installed binaries take \(total) bytes")
+            #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/.debug"))
+        }
+    }
+
+    @Test("--keep-debug puts the debug info beside the stripped binaries, named in their .gnu_debuglink; a plain install and uninstall remove it")
+    func keepDebug() async throws {
+        try await TemporaryDirectory.with(prefix: "deeplinker-install") { directory in
+            let home = directory.path
+            let prefix = home + "/prefix"
+            let kept = try await Self.install(["--prefix", prefix, "--keep-debug"], home: home)
+            #expect(kept.status == 0, "\(kept.stderr)")
+            let files = Self.installedFiles(prefix: prefix, unitDirectory: "lib/systemd/user")
+                + ["bin/.debug/deeplinkerd.debug", "bin/.debug/deeplinker.debug"].map { prefix + "/" + $0 }
+            #expect(Self.tree(prefix) == files.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
+            for binary in ["deeplinkerd", "deeplinker"] {
+                let installed = prefix + "/bin/" + binary
+                let debug = prefix + "/bin/.debug/" + binary + ".debug"
+                #expect(kept.stdout.contains("installed \(debug)"))
+                let sections = try await Self.sections(installed)
+                #expect(!sections.contains(where: { $0.hasPrefix(".debug_") }), "\(binary): \(sections)")
+                #expect(sections.contains(".gnu_debuglink"), "\(sections)")
+                let link = try await TestProcess.run("/usr/bin/readelf", ["--string-dump=.gnu_debuglink", installed])
+                #expect(link.stdout.contains(binary + ".debug"), "\(link.output)")
+                #expect(try await Self.sections(debug).contains(".debug_info"))
+                let version = try await TestProcess.run(installed, ["--version"], environment: Self.environment(home: home))
+                #expect(version.stdout == DeeplinkerVersion.current + "\n")
+            }
+
+            // Installed again without it: the debug files (which no longer match) go.
+            let plain = try await Self.install(["--prefix", prefix], home: home)
+            #expect(plain.status == 0, "\(plain.stderr)")
+            #expect(plain.stdout.contains("removed \(prefix)/bin/.debug/deeplinkerd.debug"))
+            #expect(Self.tree(prefix) == Self.installedFiles(prefix: prefix, unitDirectory: "lib/systemd/user")
+                .map { String($0.dropFirst(prefix.count + 1)) }.sorted())
+
+            // And --uninstall takes them with the rest.
+            #expect(try await Self.install(["--prefix", prefix, "--keep-debug"], home: home).status == 0)
+            let removed = try await Self.install(["--uninstall", "--prefix", prefix], home: home)
+            #expect(removed.status == 0)
+            #expect(removed.stdout.contains("removed \(prefix)/bin/.debug/deeplinker.debug"))
+            #expect(Self.tree(prefix).isEmpty)
+        }
+    }
 }

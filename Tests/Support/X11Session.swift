@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import TaskThreads
 
 /// A private X display for focus tests: Xvfb (the display number it picks itself) with openbox,
 /// which publishes `_NET_ACTIVE_WINDOW` (Xvfb alone does not), and real GTK3 windows from python.

@@ -3,6 +3,7 @@ import DeeplinkerCore
 import Foundation
 import Logging
 import DeeplinkerProtocol
+import TaskThreads
 
 /// Brings an app to the user (SPEC §6): starts one that is not running per its `launch` setting, and
 /// raises one that runs but is not active with `org.freedesktop.Application.Activate`.
