@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -53,16 +53,16 @@ public final class SwayFocusSource: @unchecked Sendable {
         do {
             try send(Self.getTree, "")
             let (_, tree) = try receive()
-            onChange(Self.focused(in: try Self.json(tree)).map(Self.window))
+            onChange(try Self.decode(Node.self, tree).focusedLeaf()?.window)
             try send(Self.subscribe, #"["window"]"#)
             _ = try receive()
             while true {
                 let (type, payload) = try receive()
-                guard type == Self.windowEvent, let event = try Self.json(payload) as? [String: Any],
-                      let container = event["container"] as? [String: Any] else { continue }
-                switch event["change"] as? String {
-                case "focus": onChange(Self.window(container))
-                case "close" where container["focused"] as? Bool == true: onChange(nil)
+                guard type == Self.windowEvent, let event = try? Self.decode(WindowEvent.self, payload),
+                      let container = event.container else { continue }
+                switch event.change {
+                case "focus": onChange(container.window)
+                case "close" where container.focused == true: onChange(nil)
                 default: continue
                 }
             }
@@ -73,31 +73,55 @@ public final class SwayFocusSource: @unchecked Sendable {
         }
     }
 
-    /// The focused container of a `GET_TREE` reply.
-    static func focused(in node: Any) -> [String: Any]? {
-        guard let node = node as? [String: Any] else { return nil }
-        if node["focused"] as? Bool == true, node["pid"] != nil { return node }
-        for key in ["nodes", "floating_nodes"] {
-            for child in node[key] as? [Any] ?? [] {
-                if let found = focused(in: child) { return found }
+    /// A node of sway's tree (`GET_TREE`, the `container` of window events): the fields used here.
+    struct Node: Decodable {
+        var focused: Bool?
+        var pid: Int?
+        var appID: String?
+        var windowProperties: WindowProperties?
+        var nodes: [Node]?
+        var floatingNodes: [Node]?
+
+        enum CodingKeys: String, CodingKey {
+            case focused, pid, nodes
+            case appID = "app_id"
+            case windowProperties = "window_properties"
+            case floatingNodes = "floating_nodes"
+        }
+
+        /// The focused window below (or at) this node.
+        func focusedLeaf() -> Node? {
+            if focused == true, pid != nil { return self }
+            for child in (nodes ?? []) + (floatingNodes ?? []) {
+                if let found = child.focusedLeaf() { return found }
             }
+            return nil
         }
-        return nil
+
+        /// Its app id (Wayland), pid and XWayland class.
+        var window: FocusedWindow {
+            var window = FocusedWindow()
+            if let appID, !appID.isEmpty { window.applicationID = appID }
+            if let pid, pid > 0, pid <= Int(Int32.max) { window.pid = Int32(pid) }
+            if let windowProperties { window.wmClass = [windowProperties.instance ?? "", windowProperties.class ?? ""] }
+            return window
+        }
     }
 
-    /// A container's app id (Wayland), pid and XWayland class.
-    static func window(_ container: [String: Any]) -> FocusedWindow {
-        var window = FocusedWindow()
-        if let id = container["app_id"] as? String, !id.isEmpty { window.applicationID = id }
-        if let pid = container["pid"] as? Int, pid > 0, pid <= Int(Int32.max) { window.pid = Int32(pid) }
-        if let properties = container["window_properties"] as? [String: Any] {
-            window.wmClass = [properties["instance"] as? String ?? "", properties["class"] as? String ?? ""]
-        }
-        return window
+    /// XWayland's `WM_CLASS`.
+    struct WindowProperties: Decodable {
+        var `class`: String?
+        var instance: String?
     }
 
-    static func json(_ payload: [UInt8]) throws -> Any {
-        try JSONSerialization.jsonObject(with: Data(payload))
+    /// A `window` event.
+    struct WindowEvent: Decodable {
+        var change: String
+        var container: Node?
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ payload: [UInt8]) throws -> T {
+        try JSONDecoder().decode(type, from: Data(payload))
     }
 
     private func send(_ type: UInt32, _ payload: String) throws {

@@ -1,5 +1,5 @@
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
 
 /// Desktop entries by `StartupWMClass`, from the `applications` directories in launcher order
 /// (the first entry with a desktop-file id wins, as for launchers). Entries Deeplinker wrote
@@ -33,13 +33,23 @@ public struct WMClassIndex: Sendable {
 
     /// `(desktop-file id, path)` of each entry under `directory`: sub-directories join the id with `-`.
     static func entries(in directory: String) -> [(String, String)] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
         var out: [(String, String)] = []
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".desktop") else { continue }
-            let id = String(relative.dropLast(8)).replacingOccurrences(of: "/", with: "-")
-            out.append((id, directory + "/" + relative))
-        }
+        collect(directory, prefix: [], into: &out)
         return out.sorted { $0.0 < $1.0 }
+    }
+
+    private static func collect(_ directory: String, prefix: [String], into out: inout [(String, String)]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names {
+            let path = directory + "/" + name
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory {
+                // Bounded depth: launchers' entries are at most a few folders down.
+                if prefix.count < 4 { collect(path, prefix: prefix + [name], into: &out) }
+            } else if name.hasSuffix(".desktop") {
+                out.append(((prefix + [String(name.dropLast(8))]).joined(separator: "-"), path))
+            }
+        }
     }
 }

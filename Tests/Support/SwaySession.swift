@@ -1,4 +1,5 @@
 import DBusKit
+import TaskThreads
 import Foundation
 
 /// A headless sway (`WLR_BACKENDS=headless`, pixman rendering) for the focus tests, with real GTK3
