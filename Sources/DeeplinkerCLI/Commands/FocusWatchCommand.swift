@@ -12,15 +12,11 @@ struct FocusWatchCommand: AsyncParsableCommand {
         commandName: "focus-watch",
         abstract: "Report the app whose window has the input focus to the daemon (for ready = \"focus\" apps).",
         discussion: """
-            Backends: x11 follows EWMH _NET_ACTIVE_WINDOW (any X11 window manager that sets it),
-            sway follows its IPC window events; auto picks sway when SWAYSOCK is set, x11 when
-            DISPLAY is set and WAYLAND_DISPLAY is not. GNOME and KDE on Wayland have no backend yet.
-            A window's app id is its _GTK_APPLICATION_ID (or Wayland app_id), else the systemd scope
-            of its process (app-<launcher>-<app-id>-....scope), else the desktop entry whose
-            StartupWMClass equals its WM_CLASS; any other window reports "".
+            Backends: x11 follows EWMH _NET_ACTIVE_WINDOW (any X11 window manager that sets it), sway follows its IPC window events; auto picks sway when SWAYSOCK is set, x11 when DISPLAY is set and WAYLAND_DISPLAY is not. GNOME and KDE on Wayland have no backend yet.
 
-            Exits 13 when no backend works, or when the display goes away and does not answer again
-            within a second; the bus connection is made again when it is lost.
+            A window's app id is its _GTK_APPLICATION_ID (or Wayland app_id), else the systemd scope of its process (app-<launcher>-<app-id>-....scope), else the desktop entry whose StartupWMClass equals its WM_CLASS; any other window reports "".
+
+            Exits 13 when no backend works, or when the display goes away and does not answer again within a second; the bus connection is made again when it is lost.
 
             EXAMPLES:
               deeplinker focus-watch
