@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusWatch
-import FoundationEssentials
 import TaskThreads
+import FoundationEssentials
 
 /// `deeplinker focus-watch [--backend auto|x11|sway]`: follows the desktop's input focus and tells
 /// the daemon which app has it (`SetFocusedApp`), so `ready = "focus"` apps get their routes when
@@ -12,15 +12,11 @@ struct FocusWatchCommand: AsyncParsableCommand {
         commandName: "focus-watch",
         abstract: "Report the app whose window has the input focus to the daemon (for ready = \"focus\" apps).",
         discussion: """
-            Backends: x11 follows EWMH _NET_ACTIVE_WINDOW (any X11 window manager that sets it),
-            sway follows its IPC window events; auto picks sway when SWAYSOCK is set, x11 when
-            DISPLAY is set and WAYLAND_DISPLAY is not. GNOME and KDE on Wayland have no backend yet.
-            A window's app id is its _GTK_APPLICATION_ID (or Wayland app_id), else the systemd scope
-            of its process (app-<launcher>-<app-id>-....scope), else the desktop entry whose
-            StartupWMClass equals its WM_CLASS; any other window reports "".
+            Backends: x11 follows EWMH _NET_ACTIVE_WINDOW (any X11 window manager that sets it), sway follows its IPC window events; auto picks sway when SWAYSOCK is set, x11 when DISPLAY is set and WAYLAND_DISPLAY is not. GNOME and KDE on Wayland have no backend yet.
 
-            Exits 13 when no backend works or the display goes away; the bus connection is made
-            again when it is lost.
+            A window's app id is its _GTK_APPLICATION_ID (or Wayland app_id), else the systemd scope of its process (app-<launcher>-<app-id>-....scope), else the desktop entry whose StartupWMClass equals its WM_CLASS; any other window reports "".
+
+            Exits 13 when no backend works, or when the display goes away and does not answer again within a second; the bus connection is made again when it is lost.
 
             EXAMPLES:
               deeplinker focus-watch
@@ -61,25 +57,54 @@ struct FocusWatchCommand: AsyncParsableCommand {
             if verbose { Output.line("focus \(appID.isEmpty ? "\"\"" : appID)") }
             reporter.report(appID)
         }
-        let ended: FocusWatchError
-        do throws(FocusWatchError) {
-            switch picked {
-            case .x11:
-                let source = try X11FocusSource(display: nil)
-                if !source.windowManagerReportsFocus {
-                    Output.error("focus-watch: the window manager on \(source.display) does not list _NET_ACTIVE_WINDOW; focus changes may never be seen")
+        var lastEnd: FocusWatchError?
+        while true {
+            let ended: FocusWatchError
+            do throws(FocusWatchError) {
+                ended = try await Self.follow(picked, onChange: onChange, quiet: lastEnd != nil)
+            } catch {
+                reporter.stop()
+                if let lastEnd {
+                    throw CLIFailure(.focusBackendGone, "focus-watch: \(lastEnd.message); connecting again failed: \(error.message)")
                 }
-                ended = await Self.onThread { source.run(onChange) }
-            case .sway, .auto:
-                let source = try SwayFocusSource(socketPath: nil)
-                ended = await Self.onThread { source.run(onChange) }
+                throw CLIFailure(.focusBackendGone, "focus-watch: \(picked.rawValue) backend unusable: \(error.message)")
             }
-        } catch {
-            reporter.stop()
-            throw CLIFailure(.focusBackendGone, "focus-watch: \(picked.rawValue) backend unusable: \(error.message)")
+            // The display went away. One that is back at once (a display server brought back by
+            // the session) is followed again; otherwise exit 13, and the unit restarts focus-watch.
+            guard await Self.displayIsBack(picked) else {
+                reporter.stop()
+                throw CLIFailure(.focusBackendGone, "focus-watch: \(ended.message)")
+            }
+            Output.error("focus-watch: \(ended.message); connected again")
+            lastEnd = ended
         }
-        reporter.stop()
-        throw CLIFailure(.focusBackendGone, "focus-watch: \(ended.message)")
+    }
+
+    /// Follows one backend until its display goes away; throws when it cannot be used at all.
+    static func follow(_ backend: FocusBackend, onChange: @escaping @Sendable (FocusedWindow?) -> Void, quiet: Bool) async throws(FocusWatchError) -> FocusWatchError {
+        switch backend {
+        case .x11:
+            let source = try X11FocusSource(display: nil)
+            if !quiet && !source.windowManagerReportsFocus {
+                Output.error("focus-watch: the window manager on \(source.display) does not list _NET_ACTIVE_WINDOW; focus changes may never be seen")
+            }
+            return await onThread { source.run(onChange) }
+        case .sway, .auto:
+            let source = try SwayFocusSource(socketPath: nil)
+            return await onThread { source.run(onChange) }
+        }
+    }
+
+    /// Whether the display answers again within a second (three tries, 500 ms apart).
+    static func displayIsBack(_ backend: FocusBackend) async -> Bool {
+        for attempt in 0..<3 {
+            if attempt > 0 { try? await Task.sleep(for: .milliseconds(500)) }
+            switch backend {
+            case .x11: if (try? X11FocusSource(display: nil)) != nil { return true }
+            case .sway, .auto: if (try? SwayFocusSource(socketPath: nil)) != nil { return true }
+            }
+        }
+        return false
     }
 
     /// Runs a blocking backend loop on a thread of its own and waits for its end.
