@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line of `deeplinker doctor`: a step of the path a link takes, whether it works, and when it
 /// does not, what to run (or which file and line to edit) to fix it.
 public struct DoctorCheck: Codable, Sendable, Hashable {
@@ -12,8 +14,14 @@ public struct DoctorCheck: Codable, Sendable, Hashable {
     public init(name: String, ok: Bool, detail: String, fix: String = "") {
         self.name = name
         self.ok = ok
-        self.detail = detail
-        self.fix = ok ? "" : fix
+        self.detail = Self.oneLine(detail)
+        self.fix = ok ? "" : Self.oneLine(fix)
+    }
+
+    /// Tool and bus messages may span lines; a check is one line.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 
     public static func pass(_ name: String, _ detail: String) -> DoctorCheck {
