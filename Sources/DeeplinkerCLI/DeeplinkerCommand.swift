@@ -30,7 +30,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             StateCommand.self, RouteCommand.self, CheckCommand.self, DesktopEntryCommand.self,
             InstallDesktopCommand.self, SimulateAppCommand.self, PostNotificationCommand.self,
             UninstallDesktopCommand.self,
-            ReloadCommand.self, StatusCommand.self, DoctorCommand.self,
+            ReloadCommand.self, StatusCommand.self, DoctorCommand.self, TopCommand.self,
         ]
     )
 
