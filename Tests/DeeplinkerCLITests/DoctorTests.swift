@@ -1,3 +1,4 @@
+import DBusKit
 import DeeplinkerCLI
 import DeeplinkerCore
 import DeeplinkerTestSupport
@@ -251,5 +252,16 @@ import Testing
         let check = DoctorCheck.fail("daemon", "first\n  second\n", fix: "a\nb")
         #expect(check.line == "FAIL  daemon: first second -> fix: a b")
         #expect(DoctorCheck.pass("x", "fine").line == "ok    x: fine")
+    }
+}
+
+extension DoctorCheckTests {
+    @Test func aDaemonThatOwnsTheNameButDoesNotAnswerFails() {
+        let hung = DoctorChecks.daemon(
+            owner: ":1.4", version: .failure(DBusError(name: "org.freedesktop.DBus.Error.NoReply", message: "no reply")),
+            activatable: true, busError: nil)
+        #expect(!hung.ok && hung.detail.hasPrefix(":1.4 owns the name but does not answer (org.freedesktop.DBus.Error.NoReply"))
+        #expect(DoctorChecks.daemon(owner: ":1.4", version: .success("1.1.0"), activatable: false, busError: nil).detail == "running as :1.4, version 1.1.0")
+        #expect(DoctorChecks.daemon(owner: nil, version: nil, activatable: true, busError: nil).ok)
     }
 }

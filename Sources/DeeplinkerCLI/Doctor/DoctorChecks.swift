@@ -1,3 +1,4 @@
+import DBusKit
 import DeeplinkerCore
 import Foundation
 
@@ -11,12 +12,19 @@ public enum DoctorChecks {
     // MARK: Daemon
 
     /// The daemon answers, or the bus can start it.
-    public static func daemon(owner: String?, version: String?, activatable: Bool, busError: String?) -> DoctorCheck {
+    /// `version` is the running daemon's answer to a property read: its `Version`, or the error.
+    public static func daemon(owner: String?, version: Result<String, DBusError>?, activatable: Bool, busError: String?) -> DoctorCheck {
         if let busError {
             return .fail("daemon", "no session bus: \(busError)", fix: "run inside a desktop session, or set DBUS_SESSION_BUS_ADDRESS")
         }
         if let owner {
-            return .pass("daemon", "running as \(owner)" + (version.map { ", version \($0)" } ?? ""))
+            switch version {
+            case .success(let version)?: return .pass("daemon", "running as \(owner), version \(version)")
+            case .failure(let error)?:
+                return .fail("daemon", "\(owner) owns the name but does not answer (\(error.name): \(error.message))",
+                             fix: "systemctl --user restart deeplinkerd (or kill it and let the bus start it again)")
+            case nil: return .pass("daemon", "running as \(owner)")
+            }
         }
         if activatable { return .pass("daemon", "not running; the bus starts it on the first call (activatable)") }
         return .fail(

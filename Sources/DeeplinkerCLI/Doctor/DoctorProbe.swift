@@ -218,7 +218,7 @@ struct BusFacts {
     var connection: DBusConnection?
     var error: String?
     var owner: String?
-    var version: String?
+    var version: Result<String, DBusError>?
     var activatable = false
 
     static let timeout = Duration.seconds(2)
@@ -237,7 +237,11 @@ struct BusFacts {
             facts.owner = try await connection.nameOwner(DeeplinkerNames.busName)
             facts.activatable = (try? await connection.listActivatableNames().contains(DeeplinkerNames.busName)) ?? false
             if let owner = facts.owner {
-                facts.version = try? await DeeplinkerProxy(connection: connection, destination: owner, timeout: timeout).version()
+                do {
+                    facts.version = .success(try await DeeplinkerProxy(connection: connection, destination: owner, timeout: timeout).version())
+                } catch {
+                    facts.version = .failure(error)
+                }
             }
         } catch {
             facts.error = error.message
