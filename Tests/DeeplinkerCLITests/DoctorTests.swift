@@ -19,14 +19,10 @@ import Testing
 
         var f: DaemonFixture { d.f }
 
-        static func make(
-            _ f: DaemonFixture, app: String, managerEnvironment: String = "DISPLAY=:0\nHOME=/home/u\n", install: Bool = true
-        ) async throws -> Setup {
+        static func make(_ f: DaemonFixture, app: String, managerEnvironment: String = "DISPLAY=:0\nHOME=/home/u\n") async throws -> Setup {
             let d = DesktopLauncherFixture(f: f)
-            if install {
-                let install = try await d.deeplinker(["install-desktop", app])
-                #expect(install.status == 0, "\(install.stderr)")
-            }
+            let install = try await d.deeplinker(["install-desktop", app])
+            #expect(install.status == 0, "\(install.stderr)")
             let config = d.environment["XDG_CONFIG_HOME"]!
             let units = config + "/systemd/user"
             for (unit, target, program) in [
@@ -169,19 +165,11 @@ import Testing
         let focusApp = "com.example.Focused"
         let text = "name = \"Focused\"\nready = \"focus\"\n[targets]\nhome = {}\n[[routes]]\npath = \"/home\"\ntarget = \"home\"\n"
         try await DaemonFixture.withDaemon(routeFiles: [focusApp: text]) { f in
-            let file = f.configDir + "/\(focusApp).toml"
-            let loaded = RouteFiles.load(file)
-            let setup = try await Setup.make(f, app: focusApp, managerEnvironment: "DISPLAY=:7391\n", install: (try? loaded.get()) != nil)
+            let setup = try await Setup.make(f, app: focusApp, managerEnvironment: "DISPLAY=:7391\n")
             defer { setup.manager.stop() }
             let (status, checks, out) = try await setup.doctor([focusApp])
             #expect(status == 12)
             let bad = failed(checks)
-            if case .failure(let error) = loaded {
-                // A parser without `ready` yet: doctor names the file and line instead.
-                #expect(bad.map(\.name) == ["route file \(file)"], "\(out.stdout)")
-                #expect(error.line == 2)
-                return
-            }
             #expect(bad.map(\.name) == ["focus \(focusApp)"], "\(out.stdout)")
             #expect(bad.first?.detail == "DISPLAY=:7391 but nothing listens on /tmp/.X11-unix/X7391")
             #expect(bad.first?.fix.contains("import-environment DISPLAY") == true)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `deeplinker doctor [ID]`: walks the path a link takes (SPEC §7) and prints one line per check,
 /// each ok or what is wrong and the command (or file:line) that fixes it. Changes nothing.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import DBusKit
 import DeeplinkerClient
-import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
+import TaskThreads
 
 /// `deeplinker top`: a live full-screen view of the daemon (SPEC §7): one row per app and the
 /// newest invocations, redrawn on every `InvocationChanged`, lifecycle signal, name change, key
@@ -95,14 +95,10 @@ struct TopCommand: AsyncParsableCommand {
         continuation: AsyncStream<Event>.Continuation
     ) async throws {
         var model = start
+        let signals = try SignalThread.trap([SIGINT, SIGTERM, SIGWINCH, SIGHUP], name: "top-signals")
         let terminal = TopTerminal()
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM, SIGWINCH, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { continuation.yield(number == SIGWINCH ? .resize : .signal(number)) }
-            source.resume()
-            sources.append(source)
+        let forward = Task {
+            for await number in signals { continuation.yield(number == SIGWINCH ? .resize : .signal(number)) }
         }
         TopTerminal.readKeys { continuation.yield(.keys($0)) }
         // Ages of pending routes move on by themselves: redraw once a second (no daemon call).
@@ -114,8 +110,8 @@ struct TopCommand: AsyncParsableCommand {
         }
         defer {
             ticker.cancel()
+            forward.cancel()
             terminal.restore()
-            sources.forEach { $0.cancel() }
         }
         func draw() {
             let (width, height) = TopTerminal.size()
@@ -163,10 +159,7 @@ struct TopCommand: AsyncParsableCommand {
 
     /// `ready` of every route file on the search path.
     static func readiness(configDir: String?) -> [String: String] {
-        let directories = RouteFiles.searchPath(configDir: configDir)
-        return RouteFiles.discover(in: directories).winners.mapValues { path in
-            DoctorProbe.readiness(DesktopInstallation.read(path) ?? "")
-        }
+        RouteFiles.registry(configDir: configDir).registry.apps.mapValues { $0.ready.rawValue }
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }

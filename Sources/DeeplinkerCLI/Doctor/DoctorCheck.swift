@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One line of `deeplinker doctor`: a step of the path a link takes, whether it works, and when it
 /// does not, what to run (or which file and line to edit) to fix it.
@@ -20,7 +20,7 @@ public struct DoctorCheck: Codable, Sendable, Hashable {
 
     /// Tool and bus messages may span lines; a check is one line.
     static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        text.split(whereSeparator: \.isNewline).map { $0.trimmed }.filter { !$0.isEmpty }
             .joined(separator: " ")
     }
 
@@ -36,5 +36,12 @@ public struct DoctorCheck: Codable, Sendable, Hashable {
     public var line: String {
         let head = (ok ? "ok    " : "FAIL  ") + name + ": " + detail
         return fix.isEmpty ? head : head + " -> fix: " + fix
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing white space (FoundationEssentials has no `trimmingCharacters`).
+    var trimmed: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

@@ -1,6 +1,6 @@
 import DBusKit
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
 
 /// The checks of `deeplinker doctor` (SPEC §7), each a pure function of what was read (texts,
 /// listings, tool outputs), so that every breakage can be tested on fixtures. `DoctorProbe` reads
@@ -57,8 +57,9 @@ public enum DoctorChecks {
         }
         let lines = file.text.split(whereSeparator: \.isNewline)
         if let index = lines.firstIndex(where: { $0.hasPrefix("ExecStart=") }) {
-            let command = lines[index].dropFirst("ExecStart=".count).trimmingCharacters(in: .whitespaces)
-            let program = String(command.split(separator: " ").first ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "-@:+!"))
+            let command = lines[index].dropFirst("ExecStart=".count).trimmed
+            // ExecStart= prefixes (-, @, :, +, !) are not part of the path.
+            let program = String((command.split(separator: " ").first ?? "").drop(while: { "-@:+!".contains($0) }))
             if !program.hasPrefix("/") || !isExecutable(program) {
                 return .fail(check, "ExecStart names \(program.isEmpty ? "nothing" : program), which is not an executable absolute path",
                              fix: "scripts/install (or edit \(file.path):\(index + 1))")
@@ -161,7 +162,7 @@ public enum DoctorChecks {
     public static func gioDefault(fromOutput output: String) -> String? {
         for line in output.split(whereSeparator: \.isNewline) where line.hasPrefix("Default application for") {
             guard let colon = line.range(of: ": ", options: .backwards) else { continue }
-            let id = line[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+            let id = line[colon.upperBound...].trimmed
             return id.isEmpty ? nil : id
         }
         return nil
@@ -288,12 +289,12 @@ public enum DoctorChecks {
         guard !installed.isEmpty else {
             return .fail(name, "no native messaging host manifest (\(manifests.map(\.path).joined(separator: ", ")))", fix: "deeplinker install-browser")
         }
+        struct Manifest: Decodable { var path: String? }
         for manifest in installed {
-            guard let data = manifest.text!.data(using: .utf8),
-                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            guard let object = try? JSONDecoder().decode(Manifest.self, from: Data(manifest.text!.utf8)) else {
                 return .fail(name, "\(manifest.path) is not a JSON object", fix: "deeplinker install-browser --browser \(manifest.browser)")
             }
-            let program = object["path"] as? String ?? ""
+            let program = object.path ?? ""
             guard program.hasPrefix("/"), isExecutable(program) else {
                 return .fail(name, "\(manifest.path) names \(program.isEmpty ? "no path" : program), which does not exist",
                              fix: "deeplinker install-browser --browser \(manifest.browser)")

@@ -2,8 +2,10 @@ import DBusKit
 import DeeplinkerClient
 import DeeplinkerCore
 import DeeplinkerRouteFiles
-import Foundation
+import FoundationEssentials
+import Glibc
 import Spawn
+import TaskThreads
 
 /// Reads what `doctor` checks from this machine — the bus, unit files, desktop entries, the
 /// launchers' answers, browser manifests — and hands it to `DoctorChecks`. Reads only: it never
@@ -15,7 +17,7 @@ struct DoctorProbe {
     /// Only this app's checks (nil: every app).
     let appID: String?
 
-    var home: String { environment["HOME"] ?? NSHomeDirectory() }
+    var home: String { environment["HOME"] ?? "/" }
     var configHome: String { absolute(environment["XDG_CONFIG_HOME"]) ?? home + "/.config" }
 
     func run() async -> [DoctorCheck] {
@@ -33,7 +35,6 @@ struct DoctorProbe {
         let directories = RouteFiles.searchPath(configDir: configDir, environment: environment)
         let files = RouteDirectory.routeFiles(in: directories)
         var configs: [AppConfig] = []
-        var texts: [String: String] = [:]
         let winners = RouteFiles.discover(in: directories).winners
         for path in files {
             let fileAppID = RouteFiles.appID(ofFile: path)
@@ -41,10 +42,7 @@ struct DoctorProbe {
             switch RouteFiles.load(path) {
             case .success(let config):
                 checks.append(DoctorChecks.routeFile(path, error: nil))
-                if winners[fileAppID] == path {
-                    configs.append(config)
-                    texts[config.appID] = TextFile.lenientText(atPath: path)
-                }
+                if winners[fileAppID] == path { configs.append(config) }
             case .failure(let error):
                 checks.append(DoctorChecks.routeFile(path, error: error))
             }
@@ -72,7 +70,7 @@ struct DoctorProbe {
             let (gio, xdg, validation) = answers[index] ?? (nil, nil, nil)
             let handler = DoctorChecks.HandlerEntry(
                 path: handlerPath(appID), text: TextFile.lenientText(atPath: handlerPath(appID)), validation: validation)
-            let xdgDefault = xdg?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let xdgDefault = xdg?.trimmed
             checks.append(DoctorChecks.scheme(
                 scheme, appID: appID, gioDefault: gio.flatMap(DoctorChecks.gioDefault(fromOutput:)),
                 xdgDefault: (xdgDefault ?? "").isEmpty ? nil : xdgDefault, handler: handler, isExecutable: Self.isExecutable))
@@ -84,7 +82,7 @@ struct DoctorProbe {
 
         // Focus: apps with ready = "focus", against the environment the focus watcher gets.
         let focusEnvironment = managerEnvironment?.variables ?? environment
-        for config in configs where Self.readiness(texts[config.appID] ?? "") == "focus" {
+        for config in configs where config.ready == .focus {
             checks.append(DoctorChecks.focusBackend(config.appID, environment: focusEnvironment, connectable: Self.connectable))
         }
 
@@ -157,12 +155,6 @@ struct DoctorProbe {
         ].map { DoctorChecks.HostManifest(browser: $0.0, path: $0.1, text: TextFile.lenientText(atPath: $0.1)) }
     }
 
-    /// The `ready` key of a route file ("signal" when absent), read from the TOML itself.
-    static func readiness(_ text: String) -> String {
-        guard let document = try? TOMLDocument(parsing: text), let value = document.root["ready"]?.string else { return "signal" }
-        return value
-    }
-
     // MARK: Helpers
 
     func absolute(_ path: String?) -> String? {
@@ -173,7 +165,9 @@ struct DoctorProbe {
     static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
 
     static func modified(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     /// Whether something accepts connections on the unix socket at `path` (connects and closes).
@@ -200,13 +194,21 @@ struct DoctorProbe {
         guard let path else { return nil }
         let environment = self.environment
         return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
+            NamedThread.start(name: "doctor-tool") {
                 guard let child = try? ChildProcess(
                     executable: path, arguments: arguments, environment: environment, standardOutput: .pipe, standardError: .null),
                     let out = child.standardOutput else { return continuation.resume(returning: nil) }
-                let data = FileHandle(fileDescriptor: out, closeOnDealloc: true).readDataToEndOfFile()
+                var bytes: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let n = read(out, &buffer, buffer.count)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { break }
+                    bytes += buffer[0..<n]
+                }
+                close(out)
                 _ = child.waitUntilExit()
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
             }
         }
     }

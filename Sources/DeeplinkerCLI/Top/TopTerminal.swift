@@ -1,17 +1,19 @@
-import Foundation
 import Glibc
+import TaskThreads
 
 /// The terminal while `top` runs: input without echo or line buffering (signals still work),
 /// the alternate screen, the cursor hidden; `restore()` undoes all of it, once, whichever way
 /// `top` ends. Plain termios and ANSI sequences.
-final class TopTerminal: @unchecked Sendable {
-    private var original = termios()
-    private let lock = NSLock()
-    private var restored = false
+final class TopTerminal: Sendable {
+    private let original: termios
+    /// Whether `restore()` ran.
+    private let restored = LockedValue(false)
 
     init() {
-        tcgetattr(STDIN_FILENO, &original)
-        var raw = original
+        var saved = termios()
+        tcgetattr(STDIN_FILENO, &saved)
+        original = saved
+        var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
@@ -19,12 +21,10 @@ final class TopTerminal: @unchecked Sendable {
 
     /// Leaves the alternate screen, shows the cursor and puts the terminal's modes back.
     func restore() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !restored else { return }
-        restored = true
+        guard restored.withLock({ done in defer { done = true }; return !done }) else { return }
         write("\u{1B}[?25h\u{1B}[?1049l")
-        tcsetattr(STDIN_FILENO, TCSANOW, &original)
+        var saved = original
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
     }
 
     /// Columns and rows of the terminal (80x24 when it cannot tell).
@@ -51,7 +51,7 @@ final class TopTerminal: @unchecked Sendable {
 
     /// Reads keys on a thread of its own until standard input ends.
     static func readKeys(_ deliver: @escaping @Sendable ([TopKey]) -> Void) {
-        Thread.detachNewThread {
+        NamedThread.start(name: "top-keys") {
             var buffer = [UInt8](repeating: 0, count: 64)
             while true {
                 let n = read(STDIN_FILENO, &buffer, buffer.count)
