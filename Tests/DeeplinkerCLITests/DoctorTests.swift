@@ -37,7 +37,23 @@ import Testing
                 #"{"name": "org.deeplinker.native_host", "path": "\#(DesktopLauncherFixture.deeplinker)", "type": "stdio"}"#,
                 to: config + "/chromium/NativeMessagingHosts/org.deeplinker.native_host.json")
             let manager = try await UserManagerStandIn(f, environment: managerEnvironment)
+            if app == "com.bestrecipes.App" {
+                // `deeplinker verify` would record these; a daemon without the method skips it.
+                for domain in ["bestrecipes.com", "*.bestrecipes.com"] {
+                    _ = try? await f.call("SetDomainVerification", [.string(app), .string(domain), .string("verified"), .string("")])
+                }
+            }
             return Setup(d: d, manager: manager)
+        }
+
+        /// Whether the daemon has `GetLinkClaims` (the verify verb's methods).
+        func daemonListsClaims() async -> Bool {
+            do {
+                _ = try await f.call("GetLinkClaims")
+                return true
+            } catch {
+                return false
+            }
         }
 
         /// Runs `deeplinker doctor ARGS --json` on the fixture's bus and decodes its checks.
@@ -68,6 +84,30 @@ import Testing
             #expect(kinds.firstIndex(of: "entry")! < kinds.firstIndex(of: "browser")!)
             #expect(text.lines.first?.hasPrefix("ok    daemon: running as ") == true, "\(text.stdout)")
             #expect(text.lines.contains("ok    user manager environment: DISPLAY=:0"))
+        }
+    }
+
+    /// A domain whose verification found the app not listed: its verdict and age, and `verify`.
+    @Test func aDomainVerdictIsNamedWithItsAge() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            guard await setup.daemonListsClaims() else {
+                // A daemon without GetLinkClaims: the line says so, and nothing fails for it.
+                let (status, checks, _) = try await setup.doctor([app])
+                #expect(status == 0)
+                #expect(checks.last?.name == "domains")
+                #expect(checks.last?.detail.contains("no GetLinkClaims (UnknownMethod)") == true)
+                return
+            }
+            _ = try await f.call("SetDomainVerification", [.string(app), .string("bestrecipes.com"), .string("not-listed"), .string("404")])
+            let (status, checks, _) = try await setup.doctor([app])
+            #expect(status == 12)
+            let bad = failed(checks)
+            #expect(bad.map(\.name) == ["domain \(app) bestrecipes.com"])
+            #expect(bad.first?.detail.hasPrefix("not-listed (404), checked ") == true)
+            #expect(bad.first?.fix.hasSuffix("then deeplinker verify \(app)") == true)
+            #expect(checks.contains { $0.name == "domain \(app) *.bestrecipes.com" && $0.ok && $0.detail.hasPrefix("verified, checked ") })
         }
     }
 

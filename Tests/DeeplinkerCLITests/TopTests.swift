@@ -168,3 +168,19 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("b.App") && $0.contains("inactive") && $0.contains("recipe") && $0.contains("3 s") })
     }
 }
+
+extension TopTests {
+    @Test func sigtermRestoresTheTerminal() async throws {
+        try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs) { f in
+            try await TmuxSession.with(command: command(f)) { tmux in
+                try await tmux.waitForText("com.example.Apartments")
+                // The pane's shell runs top as its only child.
+                let shell = try await tmux.format("#{pane_pid}")
+                let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+                let top = try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+                #expect(kill(top, SIGTERM) == 0)
+                try await expectRestored(tmux, exit: 143)
+            }
+        }
+    }
+}
