@@ -29,8 +29,8 @@ import Testing
 
     /// The terminal after top ended: the normal screen, line mode and echo back.
     func expectRestored(_ tmux: TmuxSession, exit status: Int32) async throws {
-        let screen = try await tmux.waitForText("exit=\(status)")
-        try await tmux.waitForScreen("the stty lines") { $0.contains("icanon") && $0.contains("echo") }
+        try await tmux.waitForText("exit=\(status)")
+        let screen = try await tmux.waitForScreen("the stty lines") { $0.contains("icanon") && $0.contains("echo") }
         #expect(!screen.contains("-icanon") && !screen.contains("-echo"))
         #expect(try await tmux.format("#{alternate_on}") == "0")
     }
