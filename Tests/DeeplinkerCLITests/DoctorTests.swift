@@ -293,3 +293,13 @@ extension DoctorCheckTests {
         #expect(DoctorChecks.daemon(owner: nil, version: nil, activatable: true, busError: nil).ok)
     }
 }
+
+extension DoctorCheckTests {
+    @Test func aMissingRouteFileNamesWhereToWriteIt() {
+        let check = DoctorChecks.noRouteFiles(searched: ["/h/.config/deeplinker/apps", "/usr/share/deeplinker/apps"], appID: "a.B")
+        #expect(check.name == "route file a.B.toml" && !check.ok)
+        #expect(check.detail == "no a.B.toml in /h/.config/deeplinker/apps, /usr/share/deeplinker/apps")
+        #expect(check.fix == "write /h/.config/deeplinker/apps/a.B.toml (the format: SPEC §5), then deeplinker check /h/.config/deeplinker/apps/a.B.toml")
+        #expect(DoctorChecks.noRouteFiles(searched: ["/d"]).detail == "no route file in /d")
+    }
+}

@@ -97,10 +97,13 @@ public enum DoctorChecks {
         return .fail("route file \(path)", error.message, fix: "edit \(error.file):\(error.line):\(error.column), then deeplinker check \(error.file)")
     }
 
-    /// When no route file was found at all.
-    public static func noRouteFiles(searched: [String]) -> DoctorCheck {
-        .fail("route files", "none found in \(searched.joined(separator: ", "))",
-              fix: "write one: $XDG_CONFIG_HOME/deeplinker/apps/<app-id>.toml (docs: SPEC §5)")
+    /// When no route file was found at all (`appID` nil), or none for the app asked about.
+    public static func noRouteFiles(searched: [String], appID: String? = nil) -> DoctorCheck {
+        let file = (appID ?? "<app-id>") + ".toml"
+        let target = searched.first.map { $0 + "/" + file } ?? file
+        let what = appID == nil ? "no route file" : "no \(file)"
+        return .fail(appID.map { "route file \($0).toml" } ?? "route files", "\(what) in \(searched.joined(separator: ", "))",
+                     fix: "write \(target) (the format: SPEC §5), then deeplinker check \(target)")
     }
 
     // MARK: Scheme handlers

@@ -48,7 +48,7 @@ struct DoctorProbe {
             }
         }
         if files.isEmpty || (appID != nil && !files.contains { RouteFiles.appID(ofFile: $0) == appID }) {
-            checks.append(DoctorChecks.noRouteFiles(searched: directories))
+            checks.append(DoctorChecks.noRouteFiles(searched: directories, appID: appID))
         }
 
         // Scheme handlers: the launchers are asked all at once.
