@@ -102,6 +102,11 @@ import Testing
             let line = try await top.waitForLine(containing: reply.id)
             #expect(line.hasSuffix("\(app)  \(reply.id)  pending"))
             #expect(!top.stdout.contains("\u{1B}"), "no escape sequences off a terminal")
+
+            let json = try f.spawn(["top", "--json", "--config-dir", f.configDir])
+            try await json.waitForLine(containing: #"{"app_id":"com.bestrecipes.App","pending_target":"recipe","ready":"signal","state":"not-running"}"#)
+            let second = try await f.openURL("com.example.Apartments", "deeplinkTutorial://messages/1")
+            try await json.waitForLine(containing: #"{"app_id":"com.example.Apartments","detail":"","invocation_id":"\#(second.id)","status":"pending"}"#)
         }
     }
 }

@@ -17,11 +17,26 @@ struct TopCommand: AsyncParsableCommand {
             delivery attempts and last error seen since top started. Invocations: newest first,
             with status and detail; never parameter values. Updates come from the daemon's
             signals (no polling). When standard output is not a terminal it prints the apps, then
-            one line per status change. Exits 0 on q, 130 on SIGINT, 143 on SIGTERM, 3 when the
+            one line per status change (--json: an object per app, then
+            monitor's objects). Exits 0 on q, 130 on SIGINT, 143 on SIGTERM, 3 when the
             daemon goes away; the terminal is restored in every case.
             """)
 
     @OptionGroup var options: GlobalOptions
+
+    /// An app line of the plain output with `--json`.
+    struct PlainApp: Encodable {
+        var appID: String
+        var state: String
+        var ready: String
+        var pendingTarget: String?
+
+        enum CodingKeys: String, CodingKey {
+            case appID = "app_id"
+            case state, ready
+            case pendingTarget = "pending_target"
+        }
+    }
 
     enum Event: Sendable {
         case keys([TopKey])
@@ -74,11 +89,17 @@ struct TopCommand: AsyncParsableCommand {
     /// Off a terminal: the apps once, then one line per status change, as `monitor` prints them.
     func plain(_ model: TopModel, events: AsyncStream<Event>) async throws {
         for app in model.apps {
+            if options.json {
+                Output.json(PlainApp(appID: app.appID, state: app.state, ready: app.readiness, pendingTarget: app.pendingTarget))
+                continue
+            }
             let pending = app.pendingTarget.map { " pending=\($0)" } ?? ""
             Output.line("app \(app.appID) state=\(app.state) ready=\(app.readiness)\(pending)")
         }
         for await event in events {
             switch event {
+            case .change(let change) where options.json:
+                Output.json(change)
             case .change(let change):
                 let detail = change.detail.isEmpty ? "" : "  \(change.detail)"
                 Output.line("\(Output.timestamp(Self.now()))  \(change.appID)  \(change.invocationID)  \(change.status)\(detail)")
