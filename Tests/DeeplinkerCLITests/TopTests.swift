@@ -140,6 +140,20 @@ import Testing
         #expect(m.invocations.map(\.invocationID) == ["i3", "i2", "i1"])
     }
 
+    @Test func aSnapshotSetsStatesAndPendingTargets() {
+        var m = model()
+        m.apply(InvocationChange(appID: "b.App", invocationID: "i2", status: "delivering", detail: ""), now: 3_000_000)
+        m.apply(TopSnapshot(
+            apps: ["a.App", "b.App", "c.App"], states: ["a.App": "active", "b.App": "inactive", "c.App": "not-running"],
+            pending: ["b.App": .init(target: "recipe", receivedAt: 2_000_000)], history: []), readiness: ["c.App": "name"])
+        #expect(m.apps.map(\.appID) == ["a.App", "b.App", "c.App"])
+        #expect(m.apps.map(\.state) == ["active", "inactive", "not-running"])
+        #expect(m.apps.map(\.readiness) == ["signal", "signal", "name"])
+        #expect(m.apps[1].pendingTarget == "recipe" && m.apps[1].attempts == 1, "attempts stay while the route is pending")
+        m.apply(TopSnapshot(apps: ["b.App"], states: ["b.App": "active"], pending: [:], history: []), readiness: [:])
+        #expect(m.apps.map(\.appID) == ["b.App"] && m.apps[0].attempts == 0 && m.apps[0].pendingTarget == nil)
+    }
+
     @Test func keysFilterAndScroll() {
         var m = model()
         let stays = m.handle(.character("/"))

@@ -46,6 +46,8 @@ struct TopCommand: AsyncParsableCommand {
         case tick
         case signal(Int32)
         case daemonGone
+        /// A read of the daemon finished (see `Reloader`).
+        case reloaded(TopSnapshot)
     }
 
     func run() async throws {
@@ -75,7 +77,7 @@ struct TopCommand: AsyncParsableCommand {
         var model = TopModel()
         let readiness = Self.readiness(configDir: options.configDir)
         do {
-            try await Self.reload(&model, daemon, readiness: readiness)
+            model.apply(try await Self.snapshot(daemon), readiness: readiness)
         } catch {
             throw CLIFailure.from(error, busAddress: options.busAddress)
         }
@@ -138,6 +140,7 @@ struct TopCommand: AsyncParsableCommand {
             let (width, height) = TopTerminal.size()
             terminal.draw(TopRenderer.render(model, width: width, height: height, now: Self.now()))
         }
+        let reloader = Reloader(daemon: daemon, continuation: continuation)
         draw()
         for await event in events {
             switch event {
@@ -145,9 +148,11 @@ struct TopCommand: AsyncParsableCommand {
                 for key in keys where !model.handle(key) { return }
             case .change(let change):
                 model.apply(change, now: Self.now())
-                try? await Self.reload(&model, daemon, readiness: readiness)
+                reloader.request()
             case .refresh:
-                try? await Self.reload(&model, daemon, readiness: readiness)
+                reloader.request()
+            case .reloaded(let snapshot):
+                model.apply(snapshot, readiness: readiness)
             case .resize, .tick:
                 break
             case .signal(let number):
@@ -161,21 +166,52 @@ struct TopCommand: AsyncParsableCommand {
         }
     }
 
-    /// Reads the apps, their states and pending routes, and the newest invocations.
-    static func reload(_ model: inout TopModel, _ daemon: DeeplinkerProxy, readiness: [String: String]) async throws(DBusError) {
+    /// Reads the apps, their states and pending routes (targets only), and the newest invocations.
+    static func snapshot(_ daemon: DeeplinkerProxy) async throws(DBusError) -> TopSnapshot {
         let apps = try await daemon.listApps()
-        model.setApps(apps, readiness: readiness)
+        var states: [String: String] = [:]
+        var pending: [String: TopSnapshot.Pending] = [:]
         for app in apps {
-            let state = try await daemon.appState(appID: app)
-            let pending = try await daemon.pending(appID: app)
-            model.update(app) { row in
-                row.state = state
-                row.pendingTarget = pending?.target
-                row.pendingSince = pending?.receivedAtMicroseconds
-                if pending == nil { row.attempts = 0 }
+            states[app] = try await daemon.appState(appID: app)
+            if let route = try await daemon.pending(appID: app) {
+                pending[app] = TopSnapshot.Pending(target: route.target, receivedAt: route.receivedAtMicroseconds)
             }
         }
-        model.setHistory(try await daemon.history(limit: 200))
+        return TopSnapshot(apps: apps, states: states, pending: pending, history: try await daemon.history(limit: 200))
+    }
+
+    /// Reads the daemon again when asked, at most one read in flight and one more queued, so a
+    /// flood of signals costs a few reads rather than one each; each result arrives as `.reloaded`.
+    final class Reloader: Sendable {
+        let daemon: DeeplinkerProxy
+        let continuation: AsyncStream<Event>.Continuation
+        /// A read is running; another was asked for meanwhile.
+        private let state = LockedValue((running: false, again: false))
+
+        init(daemon: DeeplinkerProxy, continuation: AsyncStream<Event>.Continuation) {
+            self.daemon = daemon
+            self.continuation = continuation
+        }
+
+        func request() {
+            let start = state.withLock { state -> Bool in
+                if state.running { state.again = true; return false }
+                state.running = true
+                return true
+            }
+            guard start else { return }
+            Task {
+                while true {
+                    if let snapshot = try? await TopCommand.snapshot(daemon) { continuation.yield(.reloaded(snapshot)) }
+                    let more = state.withLock { state -> Bool in
+                        if state.again { state.again = false; return true }
+                        state.running = false
+                        return false
+                    }
+                    if !more { return }
+                }
+            }
+        }
     }
 
     /// `ready` of every route file on the search path.

@@ -105,6 +105,21 @@ public struct TopModel: Sendable, Equatable {
         }
     }
 
+    /// Takes what the daemon answered: the apps, their states and pending routes, the history.
+    public mutating func apply(_ snapshot: TopSnapshot, readiness: [String: String]) {
+        setApps(snapshot.apps, readiness: readiness)
+        for app in snapshot.apps {
+            let pending = snapshot.pending[app]
+            update(app) { row in
+                row.state = snapshot.states[app] ?? "?"
+                row.pendingTarget = pending?.target
+                row.pendingSince = pending?.receivedAt
+                if pending == nil { row.attempts = 0 }
+            }
+        }
+        setHistory(snapshot.history)
+    }
+
     public func matches(_ appID: String) -> Bool {
         filter.isEmpty || appID.lowercased().contains(filter.lowercased())
     }
@@ -170,5 +185,32 @@ public enum TopKey: Sendable, Equatable {
             i += 1
         }
         return keys
+    }
+}
+
+/// One read of the daemon for `top`: every app's state and pending target (never its
+/// parameters), and the newest invocations.
+public struct TopSnapshot: Sendable, Equatable {
+    public struct Pending: Sendable, Equatable {
+        public var target: String
+        /// µs since the epoch.
+        public var receivedAt: Int64
+
+        public init(target: String, receivedAt: Int64) {
+            self.target = target
+            self.receivedAt = receivedAt
+        }
+    }
+
+    public var apps: [String]
+    public var states: [String: String]
+    public var pending: [String: Pending]
+    public var history: [HistoryEntry]
+
+    public init(apps: [String], states: [String: String], pending: [String: Pending], history: [HistoryEntry]) {
+        self.apps = apps
+        self.states = states
+        self.pending = pending
+        self.history = history
     }
 }
