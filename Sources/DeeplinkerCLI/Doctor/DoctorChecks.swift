@@ -51,7 +51,7 @@ public enum DoctorChecks {
     /// The unit is installed, its `ExecStart` program exists, and it is enabled.
     public static func unit(_ name: String, _ file: UnitFile?, isExecutable: (String) -> Bool) -> DoctorCheck {
         let check = "unit \(name)"
-        let enable = "systemctl --user enable --now \(name.replacingOccurrences(of: ".service", with: ""))"
+        let enable = "systemctl --user enable --now \((name.hasSuffix(".service") ? String(name.dropLast(".service".count)) : name))"
         guard let file else {
             return .fail(check, "not installed on the user unit path", fix: "scripts/install && \(enable)")
         }
@@ -164,7 +164,7 @@ public enum DoctorChecks {
     /// The handler `gio mime x-scheme-handler/S` reports as default, from its output (nil: none).
     public static func gioDefault(fromOutput output: String) -> String? {
         for line in output.split(whereSeparator: \.isNewline) where line.hasPrefix("Default application for") {
-            guard let colon = line.range(of: ": ", options: .backwards) else { continue }
+            guard let colon = line.ranges(of: ": ").last else { continue }
             let id = line[colon.upperBound...].trimmed
             return id.isEmpty ? nil : id
         }
