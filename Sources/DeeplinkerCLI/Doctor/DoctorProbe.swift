@@ -1,0 +1,293 @@
+import DBusKit
+import DeeplinkerClient
+import DeeplinkerCore
+import DeeplinkerRouteFiles
+import FoundationEssentials
+import Glibc
+import Spawn
+import TaskThreads
+
+/// Reads what `doctor` checks from this machine — the bus, unit files, desktop entries, the
+/// launchers' answers, browser manifests — and hands it to `DoctorChecks`. Reads only: it never
+/// writes a file, and never calls the daemon unless it already runs (no bus activation).
+struct DoctorProbe {
+    let environment: [String: String]
+    let busAddress: String?
+    let configDir: String?
+    /// Only this app's checks (nil: every app).
+    let appID: String?
+
+    var home: String { environment["HOME"] ?? "/" }
+    var configHome: String { absolute(environment["XDG_CONFIG_HOME"]) ?? home + "/.config" }
+
+    func run() async -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
+        let bus = await BusFacts.read(busAddress: busAddress)
+        defer { bus.connection?.close() }
+        checks.append(DoctorChecks.daemon(owner: bus.owner, version: bus.version, activatable: bus.activatable, busError: bus.error))
+        for unit in [DoctorChecks.daemonUnit, DoctorChecks.focusUnit] {
+            checks.append(DoctorChecks.unit(unit, unitFile(unit), isExecutable: Self.isExecutable))
+        }
+        let (managerEnvironment, managerReason) = await bus.managerEnvironment()
+        checks.append(DoctorChecks.managerEnvironment(managerEnvironment, reason: managerReason))
+
+        // Route files: every one on the search path (shadowed ones too), then the winners' configs.
+        let directories = RouteFiles.searchPath(configDir: configDir, environment: environment)
+        let files = RouteDirectory.routeFiles(in: directories)
+        var configs: [AppConfig] = []
+        let winners = RouteFiles.discover(in: directories).winners
+        for path in files {
+            let fileAppID = RouteFiles.appID(ofFile: path)
+            if let appID, fileAppID != appID { continue }
+            switch RouteFiles.load(path) {
+            case .success(let config):
+                checks.append(DoctorChecks.routeFile(path, error: nil))
+                if winners[fileAppID] == path { configs.append(config) }
+            case .failure(let error):
+                checks.append(DoctorChecks.routeFile(path, error: error))
+            }
+        }
+        if files.isEmpty || (appID != nil && !files.contains { RouteFiles.appID(ofFile: $0) == appID }) {
+            checks.append(DoctorChecks.noRouteFiles(searched: directories, appID: appID))
+        }
+
+        // Scheme handlers: the launchers are asked all at once.
+        let schemes = configs.flatMap { config in DesktopEntry.handlerSchemes(config).map { (config.appID, $0) } }
+        let answers = await withTaskGroup(of: (Int, String?, String?, String?).self) { group in
+            for (index, (appID, scheme)) in schemes.enumerated() {
+                group.addTask {
+                    async let gio = tool("gio", ["mime", "x-scheme-handler/\(scheme)"])
+                    async let xdg = tool("xdg-mime", ["query", "default", "x-scheme-handler/\(scheme)"])
+                    async let validate = tool("desktop-file-validate", [handlerPath(appID)])
+                    return await (index, gio, xdg, validate)
+                }
+            }
+            var out = [Int: (String?, String?, String?)]()
+            for await (index, gio, xdg, validate) in group { out[index] = (gio, xdg, validate) }
+            return out
+        }
+        for (index, (appID, scheme)) in schemes.enumerated() {
+            let (gio, xdg, validation) = answers[index] ?? (nil, nil, nil)
+            let handler = DoctorChecks.HandlerEntry(
+                path: handlerPath(appID), text: TextFile.lenientText(atPath: handlerPath(appID)), validation: validation)
+            let xdgDefault = xdg?.trimmed
+            checks.append(DoctorChecks.scheme(
+                scheme, appID: appID, gioDefault: gio.flatMap(DoctorChecks.gioDefault(fromOutput:)),
+                xdgDefault: (xdgDefault ?? "").isEmpty ? nil : xdgDefault, handler: handler, isExecutable: Self.isExecutable))
+        }
+
+        for config in configs {
+            checks.append(DoctorChecks.appEntry(config.appID, appEntries(config.appID), isExecutable: Self.isExecutable))
+        }
+
+        // Focus: apps with ready = "focus", against the environment the focus watcher gets.
+        let focusEnvironment = managerEnvironment?.variables ?? environment
+        for config in configs where config.ready == .focus {
+            checks.append(DoctorChecks.focusBackend(config.appID, environment: focusEnvironment, connectable: Self.connectable))
+        }
+
+        let domainApps = configs.filter { !$0.domains.isEmpty }.map(\.appID)
+        checks.append(DoctorChecks.browserHosts(domainApps: domainApps, manifests: manifests(), isExecutable: Self.isExecutable))
+
+        if !domainApps.isEmpty {
+            switch await bus.linkClaims() {
+            case .claims(let claims):
+                let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+                let wanted = claims.filter { appID == nil || $0.appID == appID }
+                if wanted.isEmpty { checks.append(DoctorChecks.domainsSkipped("the daemon lists no claimed domain")) }
+                for claim in wanted { checks.append(DoctorChecks.domain(claim, now: now)) }
+            case .unavailable(let reason):
+                checks.append(DoctorChecks.domainsSkipped(reason))
+            }
+        }
+        return checks
+    }
+
+    // MARK: Files
+
+    func handlerPath(_ appID: String) -> String {
+        (DesktopEntryLocator.userApplicationsDirectory(environment: environment) ?? home + "/.local/share/applications")
+            + "/" + DesktopEntry.handlerFileName(appID: appID)
+    }
+
+    func appEntries(_ appID: String) -> DoctorChecks.AppEntries {
+        let read = { (path: String) in TextFile.lenientText(atPath: path) }
+        let written = DesktopEntryLocator.writtenEntry(appID: appID, environment: environment, read: read)
+        let installed = DesktopEntryLocator.installedEntry(appID: appID, environment: environment, read: read)
+        return DoctorChecks.AppEntries(
+            written: written, writtenModified: written.flatMap { Self.modified($0.path) },
+            installed: installed, installedModified: installed.flatMap { Self.modified($0.path) })
+    }
+
+    /// The user unit search path (systemd.unit(5), user units), configuration directories first.
+    var unitDirectories: (config: [String], all: [String]) {
+        let config = [configHome + "/systemd/user", "/etc/systemd/user"]
+        let dataHome = DesktopEntryLocator.dataHome(environment: environment) ?? home + "/.local/share"
+        let dataDirs = (environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share").split(separator: ":").map(String.init)
+            .filter { $0.hasPrefix("/") }
+        var all = config + [dataHome + "/systemd/user"] + dataDirs.map { $0 + "/systemd/user" }
+        all += ["/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
+        var seen = Set<String>()
+        return (config, all.filter { seen.insert($0).inserted })
+    }
+
+    func unitFile(_ name: String) -> DoctorChecks.UnitFile? {
+        let (configDirs, all) = unitDirectories
+        guard let path = all.map({ $0 + "/" + name }).first(where: { FileManager.default.fileExists(atPath: $0) }),
+              let text = TextFile.lenientText(atPath: path) else { return nil }
+        var wanted: [String] = []
+        for dir in configDirs {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+            for entry in entries.sorted() where entry.hasSuffix(".wants") || entry.hasSuffix(".requires") {
+                if FileManager.default.fileExists(atPath: "\(dir)/\(entry)/\(name)") { wanted.append(String(entry.split(separator: ".").dropLast().joined(separator: "."))) }
+            }
+        }
+        return DoctorChecks.UnitFile(path: path, text: text, wantedBy: wanted)
+    }
+
+    /// The native messaging host manifests `install-browser` writes.
+    func manifests() -> [DoctorChecks.HostManifest] {
+        let file = "org.deeplinker.native_host.json"
+        return [
+            ("chromium", configHome + "/chromium/NativeMessagingHosts/" + file),
+            ("chrome", configHome + "/google-chrome/NativeMessagingHosts/" + file),
+            ("firefox", home + "/.mozilla/native-messaging-hosts/" + file),
+        ].map { DoctorChecks.HostManifest(browser: $0.0, path: $0.1, text: TextFile.lenientText(atPath: $0.1)) }
+    }
+
+    // MARK: Helpers
+
+    func absolute(_ path: String?) -> String? {
+        guard let path, path.hasPrefix("/") else { return nil }
+        return path
+    }
+
+    static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    static func modified(_ path: String) -> Date? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// Whether something accepts connections on the unix socket at `path` (connects and closes).
+    static func connectable(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in bytes.enumerated() { raw[i] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+    }
+
+    /// Runs a tool found on PATH and returns its standard output (nil when it is missing).
+    func tool(_ name: String, _ arguments: [String]) async -> String? {
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }
+            .first(where: Self.isExecutable)
+        guard let path else { return nil }
+        let environment = self.environment
+        return await withCheckedContinuation { continuation in
+            NamedThread.start(name: "doctor-tool") {
+                guard let child = try? ChildProcess(
+                    executable: path, arguments: arguments, environment: environment, standardOutput: .pipe, standardError: .null),
+                    let out = child.standardOutput else { return continuation.resume(returning: nil) }
+                var bytes: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let n = read(out, &buffer, buffer.count)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { break }
+                    bytes += buffer[0..<n]
+                }
+                close(out)
+                _ = child.waitUntilExit()
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+}
+
+/// What `doctor` learns from the bus: who owns the daemon's name, whether it is activatable, and
+/// (from a running daemon only) its version and link claims; the user manager's environment.
+struct BusFacts {
+    var connection: DBusConnection?
+    var error: String?
+    var owner: String?
+    var version: Result<String, DBusError>?
+    var activatable = false
+
+    static let timeout = Duration.seconds(2)
+
+    /// The daemon's link claims, or why they cannot be had.
+    enum ClaimsAnswer {
+        case claims([DoctorChecks.LinkClaim])
+        case unavailable(String)
+    }
+
+    static func read(busAddress: String?) async -> BusFacts {
+        var facts = BusFacts()
+        do {
+            let connection = try DBusConnection(address: busAddress)
+            facts.connection = connection
+            facts.owner = try await connection.nameOwner(DeeplinkerNames.busName)
+            facts.activatable = (try? await connection.listActivatableNames().contains(DeeplinkerNames.busName)) ?? false
+            if let owner = facts.owner {
+                do {
+                    facts.version = .success(try await DeeplinkerProxy(connection: connection, destination: owner, timeout: timeout).version())
+                } catch {
+                    facts.version = .failure(error)
+                }
+            }
+        } catch {
+            facts.error = error.message
+        }
+        return facts
+    }
+
+    /// `org.freedesktop.systemd1.Manager.Environment` (what `systemctl --user show-environment`
+    /// prints), or nil and why.
+    func managerEnvironment() async -> (ManagerEnvironment?, String) {
+        guard let connection else { return (nil, "no session bus") }
+        do {
+            let reply = try await connection.call(
+                destination: "org.freedesktop.systemd1", path: "/org/freedesktop/systemd1",
+                interface: "org.freedesktop.DBus.Properties", member: "Get",
+                arguments: [.string("org.freedesktop.systemd1.Manager"), .string("Environment")],
+                timeout: Self.timeout, noAutoStart: true)
+            guard case .variant(let value)? = reply.first, let entries = value.stringArray else {
+                return (nil, "the user manager's Environment property is not a string list")
+            }
+            return (ManagerEnvironment(entries: entries), "")
+        } catch {
+            return (nil, "no systemd user manager on the session bus (\(error.name)); apps launched by bus activation get the bus's environment")
+        }
+    }
+
+    /// `GetLinkClaims` of the running daemon, or why there are none.
+    func linkClaims() async -> ClaimsAnswer {
+        guard let connection, let owner else { return .unavailable("the daemon is not running") }
+        do {
+            let reply = try await connection.call(
+                destination: owner, path: DeeplinkerNames.objectPath, interface: DeeplinkerNames.interface,
+                member: "GetLinkClaims", timeout: Self.timeout, noAutoStart: true)
+            let rows = reply.first?.arrayElements ?? []
+            return .claims(rows.compactMap { row in
+                guard let f = row.structureFields, f.count == 5 else { return nil }
+                return DoctorChecks.LinkClaim(
+                    appID: f[0].stringValue ?? "", domain: f[1].stringValue ?? "", verdict: f[2].stringValue ?? "",
+                    detail: f[3].stringValue ?? "", checkedAt: f[4].int64Value ?? 0)
+            })
+        } catch where error.name == DBusError.unknownMethodName {
+            return .unavailable("this deeplinkerd has no GetLinkClaims (UnknownMethod); update it to see each domain's verdict")
+        } catch {
+            return .unavailable("GetLinkClaims failed: \(error.name): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import DBusKit
+import DeeplinkerCLI
+import DeeplinkerCore
+import DeeplinkerTestSupport
+import Foundation
+import Testing
+
+/// `deeplinker doctor` against real breakages: a real dbus-daemon and daemon, real `xdg-mime` and
+/// `gio` on private XDG directories, a stand-in user manager whose environment comes from a file.
+/// Each breakage is caught on its own line, named, with its fix.
+@Suite struct DoctorTests {
+    let app = "com.bestrecipes.App"
+
+    /// A healthy user setup: the desktop entries installed, both units installed and enabled, a
+    /// browser host manifest, and a user manager with DISPLAY.
+    struct Setup {
+        let d: DesktopLauncherFixture
+        let manager: UserManagerStandIn
+
+        var f: DaemonFixture { d.f }
+
+        static func make(_ f: DaemonFixture, app: String, managerEnvironment: String = "DISPLAY=:0\nHOME=/home/u\n") async throws -> Setup {
+            let d = DesktopLauncherFixture(f: f)
+            let install = try await d.deeplinker(["install-desktop", app])
+            #expect(install.status == 0, "\(install.stderr)")
+            let config = d.environment["XDG_CONFIG_HOME"]!
+            let units = config + "/systemd/user"
+            for (unit, target, program) in [
+                ("deeplinkerd.service", "default.target", TestProcess.product("deeplinkerd")),
+                ("deeplinker-focus.service", "graphical-session.target", TestProcess.product("deeplinker")),
+            ] {
+                try TestFiles.write("[Unit]\nDescription=test\n[Service]\nExecStart=\(program)\n[Install]\nWantedBy=\(target)\n", to: "\(units)/\(unit)")
+                try FileManager.default.createDirectory(atPath: "\(units)/\(target).wants", withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(atPath: "\(units)/\(target).wants/\(unit)", withDestinationPath: "\(units)/\(unit)")
+            }
+            try TestFiles.write(
+                #"{"name": "org.deeplinker.native_host", "path": "\#(DesktopLauncherFixture.deeplinker)", "type": "stdio"}"#,
+                to: config + "/chromium/NativeMessagingHosts/org.deeplinker.native_host.json")
+            let manager = try await UserManagerStandIn(f, environment: managerEnvironment)
+            if app == "com.bestrecipes.App" {
+                // `deeplinker verify` would record these; a daemon without the method skips it.
+                for domain in ["bestrecipes.com", "*.bestrecipes.com"] {
+                    _ = try? await f.call("SetDomainVerification", [.string(app), .string(domain), .string("verified"), .string("")])
+                }
+            }
+            return Setup(d: d, manager: manager)
+        }
+
+        /// Whether the daemon has `GetLinkClaims` (the verify verb's methods).
+        func daemonListsClaims() async -> Bool {
+            do {
+                _ = try await f.call("GetLinkClaims")
+                return true
+            } catch {
+                return false
+            }
+        }
+
+        /// Runs `deeplinker doctor ARGS --json` on the fixture's bus and decodes its checks.
+        func doctor(_ arguments: [String] = []) async throws -> (status: Int32, checks: [DoctorCheck], text: TestProcess.Result) {
+            let json = try await d.deeplinker(["doctor"] + arguments + ["--json", "--bus-address", f.bus.address])
+            let checks = try JSONDecoder().decode([DoctorCheck].self, from: Data(json.stdout.utf8))
+            let text = try await d.deeplinker(["doctor"] + arguments + ["--bus-address", f.bus.address])
+            #expect(text.status == json.status)
+            #expect(text.lines.count == checks.count, "one line per check: \(text.stdout)")
+            return (json.status, checks, text)
+        }
+    }
+
+    func failed(_ checks: [DoctorCheck]) -> [DoctorCheck] { checks.filter { !$0.ok } }
+
+    @Test func aHealthySetupPasses() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            let (status, checks, text) = try await setup.doctor([app])
+            #expect(status == 0, "\(text.stdout)\(text.stderr)")
+            #expect(failed(checks).isEmpty, "\(text.stdout)")
+            // SPEC §7's order.
+            let kinds = checks.map { String($0.name.split(separator: " ").first ?? "") }
+            #expect(kinds.prefix(5) == ["daemon", "unit", "unit", "user", "route"], "\(kinds)")
+            #expect(kinds.contains("scheme") && kinds.contains("entry") && kinds.contains("browser"))
+            #expect(kinds.firstIndex(of: "scheme")! < kinds.firstIndex(of: "entry")!)
+            #expect(kinds.firstIndex(of: "entry")! < kinds.firstIndex(of: "browser")!)
+            #expect(text.lines.first?.hasPrefix("ok    daemon: running as ") == true, "\(text.stdout)")
+            #expect(text.lines.contains("ok    user manager environment: DISPLAY=:0"))
+        }
+    }
+
+    /// A domain whose verification found the app not listed: its verdict and age, and `verify`.
+    @Test func aDomainVerdictIsNamedWithItsAge() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            guard await setup.daemonListsClaims() else {
+                // A daemon without GetLinkClaims: the line says so, and nothing fails for it.
+                let (status, checks, _) = try await setup.doctor([app])
+                #expect(status == 0)
+                #expect(checks.last?.name == "domains")
+                #expect(checks.last?.detail.contains("no GetLinkClaims (UnknownMethod)") == true)
+                return
+            }
+            _ = try await f.call("SetDomainVerification", [.string(app), .string("bestrecipes.com"), .string("not-listed"), .string("404")])
+            let (status, checks, _) = try await setup.doctor([app])
+            #expect(status == 12)
+            let bad = failed(checks)
+            #expect(bad.map(\.name) == ["domain \(app) bestrecipes.com"])
+            #expect(bad.first?.detail.hasPrefix("not-listed (404), checked ") == true)
+            #expect(bad.first?.fix.hasSuffix("then deeplinker verify \(app)") == true)
+            #expect(checks.contains { $0.name == "domain \(app) *.bestrecipes.com" && $0.ok && $0.detail.hasPrefix("verified, checked ") })
+        }
+    }
+
+    @Test func anotherDefaultHandlerIsNamedWithItsFix() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            try TestFiles.write(
+                "[Desktop Entry]\nType=Application\nName=Other\nExec=/bin/true %u\nMimeType=x-scheme-handler/bestrecipes;\n",
+                to: setup.d.userApplications + "/other.desktop")
+            let set = try await setup.d.run("/usr/bin/xdg-mime", ["default", "other.desktop", "x-scheme-handler/bestrecipes"])
+            #expect(set.status == 0, "\(set.stderr)")
+
+            let (status, checks, text) = try await setup.doctor()
+            #expect(status == 12)
+            let bad = failed(checks)
+            #expect(bad.map(\.name) == ["scheme bestrecipes"], "\(text.stdout)")
+            #expect(bad.first?.detail.contains("names other.desktop, not com.bestrecipes.App.deeplinker.desktop") == true)
+            #expect(bad.first?.fix == "deeplinker install-desktop \(app)")
+            #expect(text.lines.contains { $0.hasPrefix("FAIL  scheme bestrecipes: ") && $0.hasSuffix("-> fix: deeplinker install-desktop \(app)") })
+
+            // The fix works.
+            #expect(try await setup.d.deeplinker(["install-desktop", app]).status == 0)
+            #expect(try await setup.doctor().status == 0)
+        }
+    }
+
+    @Test func aRemovedHandlerEntryIsNamed() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            let handler = setup.d.userApplications + "/\(app).deeplinker.desktop"
+            try FileManager.default.removeItem(atPath: handler)
+
+            let (status, checks, _) = try await setup.doctor([app])
+            #expect(status == 12)
+            let bad = failed(checks)
+            #expect(bad.map(\.name) == ["scheme bestrecipes"])
+            #expect(bad.first?.detail == "the handler entry \(handler) is missing")
+            #expect(bad.first?.fix == "deeplinker install-desktop \(app)")
+        }
+    }
+
+    @Test func aRouteFileSyntaxErrorNamesFileAndLine() async throws {
+        let broken = "name = \"Broken\"\nschemes = [\"broken\"\n[targets]\nhome = {}\n"
+        try await DaemonFixture.withDaemon(routeFiles: ["com.example.Broken": broken], shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            let (status, checks, text) = try await setup.doctor()
+            #expect(status == 12)
+            let file = f.configDir + "/com.example.Broken.toml"
+            let bad = failed(checks)
+            #expect(bad.map(\.name) == ["route file \(file)"], "\(text.stdout)")
+            let fix = try #require(bad.first?.fix)
+            #expect(fix.hasPrefix("edit \(file):3:"), "\(fix)")
+            #expect(fix.hasSuffix("then deeplinker check \(file)"))
+        }
+    }
+
+    @Test func aStoppedDaemonThatIsNotActivatableIsNamed() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            try await f.stopDaemon()
+            let (status, checks, _) = try await setup.doctor([app])
+            #expect(status == 12)
+            let daemon = try #require(checks.first)
+            #expect(daemon.name == "daemon" && !daemon.ok)
+            #expect(daemon.detail.hasPrefix("not running and not bus-activatable"))
+            #expect(daemon.fix.contains("systemctl --user enable --now deeplinkerd"))
+            // The domains line says why it could not look.
+            #expect(checks.last?.detail == "skipped: the daemon is not running")
+        }
+    }
+
+    @Test func displayMissingFromTheUserManagerIsNamed() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app, managerEnvironment: "HOME=/home/u\nLANG=C.UTF-8\nPATH=/usr/bin:/bin\n")
+            defer { setup.manager.stop() }
+            let (status, checks, _) = try await setup.doctor([app])
+            #expect(status == 12)
+            let bad = failed(checks)
+            #expect(bad.map(\.name) == ["user manager environment"])
+            #expect(bad.first?.detail.hasPrefix("neither DISPLAY nor WAYLAND_DISPLAY is set") == true)
+            #expect(bad.first?.fix.hasPrefix("systemctl --user import-environment DISPLAY WAYLAND_DISPLAY") == true)
+
+            try setup.manager.setEnvironment("WAYLAND_DISPLAY=wayland-0\nHOME=/home/u\n")
+            #expect(try await setup.doctor([app]).status == 0)
+        }
+    }
+
+    /// A `ready = "focus"` app whose session has no working focus backend: DISPLAY names an X
+    /// server nobody runs.
+    @Test func aFocusAppWithNoWorkingBackendIsNamed() async throws {
+        let focusApp = "com.example.Focused"
+        let text = "name = \"Focused\"\nready = \"focus\"\n[targets]\nhome = {}\n[[routes]]\npath = \"/home\"\ntarget = \"home\"\n"
+        try await DaemonFixture.withDaemon(routeFiles: [focusApp: text]) { f in
+            let setup = try await Setup.make(f, app: focusApp, managerEnvironment: "DISPLAY=:7391\n")
+            defer { setup.manager.stop() }
+            let (status, checks, out) = try await setup.doctor([focusApp])
+            #expect(status == 12)
+            let bad = failed(checks)
+            #expect(bad.map(\.name) == ["focus \(focusApp)"], "\(out.stdout)")
+            #expect(bad.first?.detail == "DISPLAY=:7391 but nothing listens on /tmp/.X11-unix/X7391")
+            #expect(bad.first?.fix.contains("import-environment DISPLAY") == true)
+        }
+    }
+}
+
+/// The checks as pure functions, on fixtures.
+@Suite struct DoctorCheckTests {
+    /// The user manager's environment as `systemctl --user show-environment` prints it, from a file.
+    @Test func managerEnvironmentFromAFile() throws {
+        try TemporaryDirectory.with { dir in
+            let path = dir.appending("show-environment.txt")
+            try "HOME=/home/u\nLANG=C.UTF-8\nGREETING=$'hello world\\n'\nPATH=/usr/bin\n".write(toFile: path, atomically: true, encoding: .utf8)
+            let environment = ManagerEnvironment(text: try String(contentsOfFile: path, encoding: .utf8))
+            #expect(environment.value("GREETING") == "hello world\n")
+            let check = DoctorChecks.managerEnvironment(environment, reason: "")
+            #expect(!check.ok)
+            #expect(check.fix.hasPrefix("systemctl --user import-environment DISPLAY WAYLAND_DISPLAY"))
+
+            try "DISPLAY=:0\nXAUTHORITY=/run/user/1000/xauth\n".write(toFile: path, atomically: true, encoding: .utf8)
+            let fixed = DoctorChecks.managerEnvironment(ManagerEnvironment(text: try String(contentsOfFile: path, encoding: .utf8)), reason: "")
+            #expect(fixed.ok && fixed.detail == "DISPLAY=:0")
+            #expect(DoctorChecks.managerEnvironment(nil, reason: "no systemd user manager").detail == "skipped: no systemd user manager")
+        }
+    }
+
+    @Test func gioOutputAndDisplaySockets() {
+        let out = "Default application for “x-scheme-handler/x”: a.desktop\nRegistered applications:\n\ta.desktop\n"
+        #expect(DoctorChecks.gioDefault(fromOutput: out) == "a.desktop")
+        #expect(DoctorChecks.gioDefault(fromOutput: "No default applications for “x-scheme-handler/x”\n") == nil)
+        #expect(DoctorChecks.x11Socket(":0") == "/tmp/.X11-unix/X0")
+        #expect(DoctorChecks.x11Socket(":12.0") == "/tmp/.X11-unix/X12")
+        #expect(DoctorChecks.x11Socket("remote:0") == nil)
+    }
+
+    @Test func focusBackendsFollowTheAutoRule() {
+        let never: (String) -> Bool = { _ in false }
+        let always: (String) -> Bool = { _ in true }
+        #expect(DoctorChecks.focusBackend("a.B", environment: ["SWAYSOCK": "/run/s.sock"], connectable: always).ok)
+        #expect(!DoctorChecks.focusBackend("a.B", environment: ["SWAYSOCK": "/run/s.sock"], connectable: never).ok)
+        let gnome = DoctorChecks.focusBackend("a.B", environment: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"], connectable: always)
+        #expect(!gnome.ok && gnome.detail.contains("no focus backend"))
+        #expect(DoctorChecks.focusBackend("a.B", environment: ["DISPLAY": ":0"], connectable: always).ok)
+        #expect(!DoctorChecks.focusBackend("a.B", environment: [:], connectable: always).ok)
+    }
+
+    @Test func unitsAndDomains() {
+        let exists: (String) -> Bool = { $0 == "/usr/bin/deeplinkerd" }
+        let unit = DoctorChecks.UnitFile(path: "/u/deeplinkerd.service", text: "[Service]\nExecStart=/usr/bin/deeplinkerd\n", wantedBy: [])
+        let notEnabled = DoctorChecks.unit("deeplinkerd.service", unit, isExecutable: exists)
+        #expect(!notEnabled.ok && notEnabled.fix == "systemctl --user enable --now deeplinkerd")
+        var moved = unit
+        moved.text = "[Service]\nExecStart=/gone/deeplinkerd\n"
+        moved.wantedBy = ["default.target"]
+        #expect(DoctorChecks.unit("deeplinkerd.service", moved, isExecutable: exists).fix.contains("/u/deeplinkerd.service:2"))
+
+        let now: Int64 = 10 * 86_400 * 1_000_000
+        let verified = DoctorChecks.domain(.init(appID: "a.B", domain: "b.com", verdict: "verified", detail: "", checkedAt: now - 7_200_000_000), now: now)
+        #expect(verified.ok && verified.detail == "verified, checked 2 h ago")
+        let never = DoctorChecks.domain(.init(appID: "a.B", domain: "b.com", verdict: "", detail: "", checkedAt: 0), now: now)
+        #expect(!never.ok && never.fix == "deeplinker verify a.B")
+        let listed = DoctorChecks.domain(.init(appID: "a.B", domain: "*.b.com", verdict: "not-listed", detail: "", checkedAt: 1), now: now)
+        #expect(listed.fix.hasPrefix("publish https://b.com/.well-known/deeplinker-app-links.json"))
+    }
+
+    @Test func oneLineEach() {
+        let check = DoctorCheck.fail("daemon", "first\n  second\n", fix: "a\nb")
+        #expect(check.line == "FAIL  daemon: first second -> fix: a b")
+        #expect(DoctorCheck.pass("x", "fine").line == "ok    x: fine")
+    }
+}
+
+extension DoctorCheckTests {
+    @Test func aDaemonThatOwnsTheNameButDoesNotAnswerFails() {
+        let hung = DoctorChecks.daemon(
+            owner: ":1.4", version: .failure(DBusError(name: "org.freedesktop.DBus.Error.NoReply", message: "no reply")),
+            activatable: true, busError: nil)
+        #expect(!hung.ok && hung.detail.hasPrefix(":1.4 owns the name but does not answer (org.freedesktop.DBus.Error.NoReply"))
+        #expect(DoctorChecks.daemon(owner: ":1.4", version: .success("1.1.0"), activatable: false, busError: nil).detail == "running as :1.4, version 1.1.0")
+        #expect(DoctorChecks.daemon(owner: nil, version: nil, activatable: true, busError: nil).ok)
+    }
+}
+
+extension DoctorCheckTests {
+    @Test func aMissingRouteFileNamesWhereToWriteIt() {
+        let check = DoctorChecks.noRouteFiles(searched: ["/h/.config/deeplinker/apps", "/usr/share/deeplinker/apps"], appID: "a.B")
+        #expect(check.name == "route file a.B.toml" && !check.ok)
+        #expect(check.detail == "no a.B.toml in /h/.config/deeplinker/apps, /usr/share/deeplinker/apps")
+        #expect(check.fix == "write /h/.config/deeplinker/apps/a.B.toml (the format: SPEC §5), then deeplinker check /h/.config/deeplinker/apps/a.B.toml")
+        #expect(DoctorChecks.noRouteFiles(searched: ["/d"]).detail == "no route file in /d")
+    }
+}
