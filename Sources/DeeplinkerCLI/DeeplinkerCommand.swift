@@ -34,6 +34,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             ReloadCommand.self, StatusCommand.self,
             FocusWatchCommand.self,
             DoctorCommand.self, TopCommand.self,
+            VerifyCommand.self,
         ]
     )
 

@@ -33,6 +33,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case doctorFailed = 12
     /// `focus-watch`: no focus backend works here, or the display it followed went away.
     case focusBackendGone = 13
+    /// `verify`: a domain is not verified (not listed, or unreachable past the grace).
+    case domainNotVerified = 14
 
     /// The status for a Deeplinker error name (`NoRoute`), nil for names outside §4.
     public static func forDeeplinkerError(named name: String) -> ExitStatus? {
@@ -76,5 +78,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
           11 rate limited (a sandboxed caller made over 100 invocations in a second)
           12 doctor: a check failed
           13 focus-watch: no focus backend works, or the display went away
+          14 verify: a domain is not verified (not listed, or unreachable)
         """
 }
