@@ -106,6 +106,8 @@ let package = Package(
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DeeplinkerTestSupport"]),
         .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
         .testTarget(name: "TaskThreadsTests", dependencies: ["TaskThreads"]),
+        // The benchmark's statistics (the executable target, imported @testable).
+        .testTarget(name: "DeeplinkerBenchTests", dependencies: ["deeplinker-bench"]),
         .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport"]),
         .testTarget(
             name: "DeeplinkerDaemonTests",
