@@ -157,6 +157,11 @@ private func serve(_ daemon: Daemon, stored: StoredState, connection: DBusConnec
     switch try await connection.requestName(DeeplinkerAPI.busName) {
     case .primaryOwner, .alreadyOwner:
         logger.info("serving \(DeeplinkerAPI.busName) as \(connection.uniqueName)")
+        // The handler entries' names, once the daemon is the daemon (SPEC §8); a launcher that
+        // activated the daemon through one of them is answered once it is taken.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            core.onLoop { core in core.serveHandlerEntries { done.resume() } }
+        }
     case .exists, .inQueue:
         throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: try? await connection.nameOwner(DeeplinkerAPI.busName))
     }

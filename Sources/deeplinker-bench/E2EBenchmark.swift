@@ -158,6 +158,10 @@ extension E2EBenchmark {
             let daemonExec = "\(binaries.deeplinkerd) --config-dir \(routes) --state-dir \(state) --log-level warning"
             try "[D-BUS Service]\nName=\(DeeplinkerBus.name)\nExec=\(daemonExec)\n"
                 .write(toFile: "\(services)/\(DeeplinkerBus.name).service", atomically: true, encoding: .utf8)
+            // The handler entry's bus name, when the entry is D-Bus-activatable, starts the same daemon.
+            let handlerName = DeeplinkerBus.handlerName(forAppID: appID)
+            try "[D-BUS Service]\nName=\(handlerName)\nExec=\(daemonExec)\n"
+                .write(toFile: "\(services)/\(handlerName).service", atomically: true, encoding: .utf8)
             try "[D-BUS Service]\nName=\(appID)\nExec=\(binaries.bench) e2e-app\n"
                 .write(toFile: "\(services)/\(appID).service", atomically: true, encoding: .utf8)
             // The app's own installed entry: D-Bus-activatable, claiming the direct scheme.

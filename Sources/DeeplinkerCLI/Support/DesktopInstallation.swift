@@ -1,4 +1,5 @@
 import DeeplinkerCore
+import DeeplinkerProtocol
 import Foundation
 import Spawn
 import DeeplinkerRouteFiles
@@ -36,6 +37,23 @@ struct DesktopInstallation {
     }
 
     var handlerPath: String { applications + "/" + DesktopEntry.handlerFileName(appID: appID) }
+    /// The D-Bus service file of the handler entry's bus name, in `$XDG_DATA_HOME/dbus-1/services`
+    /// (a session bus's standard service directory).
+    var handlerServicePath: String {
+        (applications as NSString).deletingLastPathComponent + "/dbus-1/services/" + DeeplinkerBus.handlerName(forAppID: appID) + ".service"
+    }
+
+    /// Whether the service file at `handlerServicePath` is the one `install-desktop` writes.
+    var handlerServiceIsOurs: Bool {
+        guard let text = Self.read(handlerServicePath) else { return false }
+        return text.hasPrefix("# Written by deeplinker install-desktop")
+    }
+
+    /// `deeplinkerd` beside `executable` (the installed pair), which the handler's service file starts.
+    static func daemon(beside executable: String) -> String? {
+        let path = (executable as NSString).deletingLastPathComponent + "/deeplinkerd"
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
     var entryPath: String { applications + "/" + DesktopEntry.entryFileName(appID: appID) }
 
     /// The absolute path of `deeplinker` to name in `Exec`: `--exec PATH` (must be absolute), else

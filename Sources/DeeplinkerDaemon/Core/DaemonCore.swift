@@ -45,6 +45,8 @@ actor DaemonCore {
     /// Deadlines for `Daemon.sweep`, and the earliest one sent (nil: none pending).
     nonisolated let sweeps = SweepSchedule()
     var sweepDeadline: Int64?
+    /// The scheme handler entries served on the bus: bus name `<app-id>.deeplinker` → app id.
+    var handlerEntries: [String: String] = [:]
     /// The callers met so far, by unique name, with their rate windows.
     var callers = CallerDirectory()
 
@@ -78,6 +80,7 @@ actor DaemonCore {
         self.registry = registry
         appsByPath = Self.paths(for: registry)
         watchAppNames()
+        serveHandlerEntries()
         engine.setPolicies(registry.policies)
         // A changed `pending-ttl` moves the deadlines either way.
         scheduleSweep(rescheduled: true)
