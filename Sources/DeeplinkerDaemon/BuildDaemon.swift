@@ -74,6 +74,20 @@ extension Daemon {
         }
     }
 
+    /// Calls `org.freedesktop.Application.<member>` on `appID`'s scheme handler entry in process,
+    /// as the bus does: through `Invoke`'s entry of the one dispatcher.
+    public func callHandlerEntry(
+        _ appID: String, _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
+    ) async -> Result<[DBusValue], DBusError> {
+        await withCheckedContinuation { continuation in
+            core.onLoop { core in
+                core.handlerEntryCall(appID: appID, member: member, arguments: arguments, sender: sender, caller: caller) {
+                    continuation.resume(returning: $0)
+                }
+            }
+        }
+    }
+
     /// Restores the engine from the stored state, given who owns the apps' names now.
     func recover(_ stored: StoredState, currentOwners: [String: String]) {
         let (posted, snapshot, published) = (stored.posted, stored.snapshot, stored.published)

@@ -78,7 +78,8 @@ extension DaemonCore {
         func method(_ member: String, _ inputs: [DBusArgument], _ documentation: String) -> DBusMethod {
             DBusMethod(member, in: inputs, documentation: documentation) { [self] call in
                 onLoop { core in
-                    core.withCaller(call.sender) { core, caller in
+                    // Open is Invoke of URLs: open to everyone, it need not wait for the caller.
+                    core.withCaller(call.sender, callerIndependent: member == "Open") { core, caller in
                         core.handlerEntryCall(appID: appID, member: member, arguments: call.arguments, sender: call.sender, caller: caller) { result in
                             switch result {
                             case .success: call.reply()
@@ -106,24 +107,31 @@ extension DaemonCore {
     ) {
         let invoke = Daemon.methodsByName["Invoke"]!
         let app = DBusValue.string(appID)
-        switch (member, arguments.count) {
-        case ("Open", 2):
+        let entry = DeeplinkerBus.handlerName(forAppID: appID)
+        let signature = arguments.map(\.signature).joined()
+        guard let expected = Self.handlerEntrySignatures[member] else {
+            return respond(.failure(DBusError(name: DBusError.unknownMethodName, message: "\(entry) has no method '\(member)'")))
+        }
+        guard signature == expected else {
+            return respond(.failure(.invalidArgs("\(member) on \(entry) takes arguments '\(expected)', not '\(signature)'")))
+        }
+        switch member {
+        case "Open":
             let uris = arguments[0].stringArray ?? []
             let answers = HandlerAnswers(count: uris.count, respond: respond)
             for uri in uris {
                 dispatch(invoke, arguments: [app, .string("url"), .string(uri), arguments[1]], sender: sender, caller: caller) { answers.add($0) }
             }
-        case ("Activate", 1):
-            dispatch(invoke, arguments: [app, .string("launch"), .string(""), arguments[0]], sender: sender, caller: caller) { respond($0) }
-        case ("ActivateAction", 3):
-            let action = arguments[0].stringValue ?? ""
-            respond(.failure(DeeplinkerError.unsupported(
-                "ActivateAction '\(action)' on \(DeeplinkerBus.handlerName(forAppID: appID)): the handler entry has no actions").dbusError))
+        case "Activate":
+            dispatch(invoke, arguments: [app, .string("launch"), .string(""), arguments[0]], sender: sender, caller: caller) { respond($0.map { _ in [] }) }
         default:
-            let signature = arguments.map(\.signature).joined()
-            respond(.failure(.invalidArgs("\(member) on \(DeeplinkerBus.handlerName(forAppID: appID)) does not take arguments '\(signature)'")))
+            let action = arguments[0].stringValue ?? ""
+            respond(.failure(DeeplinkerError.unsupported("ActivateAction '\(action)' on \(entry): the handler entry has no actions").dbusError))
         }
     }
+
+    /// The methods of `org.freedesktop.Application` a handler entry answers, with their signatures.
+    nonisolated static let handlerEntrySignatures = ["Open": "asa{sv}", "Activate": "a{sv}", "ActivateAction": "sava{sv}"]
 }
 
 /// Collects the answers of an `Open` with several URIs and replies once, after the last.
