@@ -39,6 +39,7 @@ enum E2EBenchmark {
     }
 
     private static func measure(_ s: Setup, runs: Runs, table: ResultTable) async throws {
+        table.ratioHeader = "vs direct"
         print("  e2e: gio \(s.binaries.gio), deeplinker \(s.binaries.deeplinker), deeplinkerd \(s.binaries.deeplinkerd)")
         print("  e2e: handler entry \(s.handlerEntryKind)")
         // Warm: a few unmeasured pairs first (page cache, the daemon's first calls).
@@ -89,7 +90,7 @@ enum E2EBenchmark {
         table.add("e2e cold daemon (bus-activated deeplinkerd), app active: through Deeplinker, p50 / p99", ms(daemonStats))
         table.goal(String(format: "P9: a link through Deeplinker ≤ %.2f× direct at p50 (warm)", goalRatio),
                    String(format: "%.2f×", warm.ratioOfMedians), met: met, from: "e2e")
-        table.note("e2e: \(runs.warm) warm pairs and \(runs.cold) cold pairs, each pair through Deeplinker and direct back to back in alternating order (AB BA …), so both see the same load; ratio column: against direct in this run")
+        table.note("e2e: \(runs.warm) warm pairs and \(runs.cold) cold pairs, each pair through Deeplinker and direct back to back in alternating order (AB BA …), so both see the same load; ratios against direct in this run")
     }
 
     /// The programs the bench runs.
