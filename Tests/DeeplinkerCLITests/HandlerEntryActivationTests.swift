@@ -83,6 +83,33 @@ import Testing
         }
     }
 
+    /// The daemon not running: GIO's call to the handler entry's name starts it through the service
+    /// file `install-desktop` wrote, and the link is routed (the app is not running: it waits).
+    @Test func gioStartsTheDaemonThroughTheHandlerEntrysName() async throws {
+        try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs, startDaemon: false) { f in
+            let d = DesktopLauncherFixture(f: f)
+            let install = try await d.deeplinker(["install-desktop", app])
+            #expect(install.status == 0, "\(install.stderr)")
+            let handlerName = "\(app).deeplinker"
+            let written = try #require(TestFiles.readIfPresent("\(d.environment["XDG_DATA_HOME"]!)/dbus-1/services/\(handlerName).service"))
+            // Into the private bus's service directory, with this fixture's directories and bus.
+            let daemon = URL(fileURLWithPath: TestProcess.product("deeplinkerd")).resolvingSymlinksInPath().path
+            #expect(written.contains("\nExec=\(daemon)\n"))
+            let exec = "\(daemon) --config-dir \(f.configDir) --state-dir \(f.stateDir) --bus-address \(f.bus.address) --log-level warning"
+            try written.replacingOccurrences(of: "\nExec=\(daemon)\n", with: "\nExec=\(exec)\n")
+                .write(toFile: "\(f.serviceDir)/\(handlerName).service", atomically: true, encoding: .utf8)
+            #expect(try await f.client.nameOwner(DaemonFixture.busName) == nil)
+
+            let open = try await d.run("/usr/bin/gio", ["open", "bestrecipes://recipe/50"])
+            #expect(open.status == 0, "\(open.stderr)")
+            let owner = try #require(try await f.client.nameOwner(DaemonFixture.busName))
+            #expect(try await f.client.nameOwner(handlerName) == owner)
+            let pending = try await f.call("GetPending", [.string(app)])
+            #expect(pending.first == .boolean(true))
+            #expect(pending[3] == .string("recipe") && pending[4] == .stringDictionary(["id": "50"]))
+        }
+    }
+
     /// With no `deeplinkerd` beside `deeplinker`, the handler entry is the plain `Exec` one.
     @Test func withoutADaemonBesideItTheEntryRunsExec() async throws {
         try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs, startDaemon: false) { f in
