@@ -33,12 +33,19 @@ struct Deeplinkerd: AsyncParsableCommand {
     var printIntrospection = false
 
     /// An ordinary start (only known options with valid values) skips ArgumentParser's reflection,
-    /// about 1 ms of the cold start; everything else (help, version, completion scripts, errors)
-    /// goes through it (``DaemonArguments``).
+    /// about 1 ms of CPU of the cold start (measured as ``DaemonArguments`` says); everything else
+    /// (help, version, completion scripts, errors) goes through it.
     static func main() async {
         // Before any task: the global executor's jobs run on threads of our own, so the idle daemon
-        // has no libdispatch worker pool and no 1 Hz pool monitor (README, Memory and idle wake-ups).
-        JobThreads.installAsGlobalExecutor(name: "jobs")
+        // has no libdispatch worker pool and no 1 Hz pool monitor (docs/architecture.md, "Threads").
+        do {
+            try JobThreads.unsafeInstallAsGlobalExecutor(name: "jobs")
+        } catch .untestedCompiler {
+            FileHandle.standardError.write(Data("deeplinkerd: warning: \(GlobalExecutorHookError.untestedCompiler)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            Glibc.exit(1)
+        }
         if let arguments = DaemonArguments.parse(Array(CommandLine.arguments.dropFirst())) {
             Glibc.exit(await run(arguments))
         }

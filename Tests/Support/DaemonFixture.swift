@@ -3,6 +3,7 @@ import DeeplinkerClient
 import DeeplinkerDaemon
 import Foundation
 import Logging
+import TaskThreads
 
 /// One test's world, the one daemon fixture of every test target: a private `dbus-daemon`, a
 /// temporary root holding the route files (`configDir`), the state (`stateDir`), the daemon's
@@ -12,7 +13,7 @@ import Logging
 ///
 /// Only ``withDaemon(routeFiles:shipped:activatable:environment:clock:startDaemon:_:)`` makes one:
 /// whether the body returns or throws, the daemon is stopped, the processes are killed, the bus
-/// is stopped and the temporary root is removed (Hummingbird's `LiveTestFramework` pattern).
+/// is stopped and the temporary root is removed.
 public final class DaemonFixture: Sendable {
     public static let busName = DeeplinkerAPI.busName
     public static let objectPath = DeeplinkerAPI.objectPath

@@ -1,6 +1,7 @@
 import DeeplinkerCore
 import DeeplinkerProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 import Spawn
 import DeeplinkerRouteFiles
 
@@ -40,7 +41,8 @@ struct DesktopInstallation {
     /// The D-Bus service file of the handler entry's bus name, in `$XDG_DATA_HOME/dbus-1/services`
     /// (a session bus's standard service directory).
     var handlerServicePath: String {
-        (applications as NSString).deletingLastPathComponent + "/dbus-1/services/" + DeeplinkerBus.handlerName(forAppID: appID) + ".service"
+        URL(fileURLWithPath: applications).deletingLastPathComponent().path + "/dbus-1/services/"
+            + DeeplinkerBus.handlerName(forAppID: appID) + ".service"
     }
 
     /// Whether the service file at `handlerServicePath` is the one `install-desktop` writes.
@@ -51,8 +53,8 @@ struct DesktopInstallation {
 
     /// `deeplinkerd` beside `executable` (the installed pair), which the handler's service file starts.
     static func daemon(beside executable: String) -> String? {
-        let path = (executable as NSString).deletingLastPathComponent + "/deeplinkerd"
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+        let path = URL(fileURLWithPath: executable).deletingLastPathComponent().path + "/deeplinkerd"
+        return access(path, X_OK) == 0 ? path : nil
     }
     var entryPath: String { applications + "/" + DesktopEntry.entryFileName(appID: appID) }
 
@@ -114,10 +116,10 @@ struct DesktopInstallation {
     func write(_ text: String, to path: String) throws(CLIFailure) {
         do {
             try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIFailure(.failure, "cannot write \(path): \(error.localizedDescription)")
+            throw CLIFailure(.failure, "cannot write \(path): \(error)")
         }
     }
 
@@ -126,7 +128,7 @@ struct DesktopInstallation {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw CLIFailure(.failure, "cannot remove \(path): \(error.localizedDescription)")
+            throw CLIFailure(.failure, "cannot remove \(path): \(error)")
         }
     }
 
@@ -134,7 +136,7 @@ struct DesktopInstallation {
     /// entries are gone), so that uninstalling leaves the directory as it was.
     func removeEmptyCache() {
         let cache = applications + "/mimeinfo.cache"
-        guard let text = Self.read(cache), text.trimmingCharacters(in: .whitespacesAndNewlines) == "[MIME Cache]" else { return }
+        guard let text = Self.read(cache), text.split(whereSeparator: \.isWhitespace) == ["[MIME", "Cache]"] else { return }
         try? FileManager.default.removeItem(atPath: cache)
     }
 
