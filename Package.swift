@@ -129,6 +129,8 @@ let package = Package(
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DeeplinkerTestSupport"]),
         .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
         .testTarget(name: "TaskThreadsTests", dependencies: ["TaskThreads"]),
+        // The benchmark's statistics (the executable target, imported @testable).
+        .testTarget(name: "DeeplinkerBenchTests", dependencies: ["deeplinker-bench"]),
         // deeplinkerd's own code: its two argument parsers agree, malloc settings glibc refuses.
         .testTarget(
             name: "deeplinkerdTests",

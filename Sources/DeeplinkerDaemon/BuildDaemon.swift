@@ -75,6 +75,20 @@ extension Daemon {
         }
     }
 
+    /// Calls `org.freedesktop.Application.<member>` on `appID`'s scheme handler entry in process,
+    /// as the bus does: through `Invoke`'s entry of the one dispatcher.
+    public func callHandlerEntry(
+        _ appID: String, _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
+    ) async -> Result<[DBusValue], DBusError> {
+        await withCheckedContinuation { continuation in
+            core.onLoop { core in
+                core.handlerEntryCall(appID: appID, member: member, arguments: arguments, sender: sender, caller: caller) {
+                    continuation.resume(returning: $0)
+                }
+            }
+        }
+    }
+
     /// Restores the engine from the stored state, given who owns the apps' names now.
     func recover(_ stored: StoredState, currentOwners: [String: String]) {
         let (posted, snapshot, published, checks) = (stored.posted, stored.snapshot, stored.published, stored.domainChecks)
@@ -159,6 +173,11 @@ private func serve(_ daemon: Daemon, stored: StoredState, connection: DBusConnec
     switch try await connection.requestName(DeeplinkerAPI.busName) {
     case .primaryOwner, .alreadyOwner:
         logger.info("serving \(DeeplinkerAPI.busName) as \(connection.uniqueName)")
+        // The handler entries' names, once the daemon is the daemon (SPEC §8); a launcher that
+        // activated the daemon through one of them is answered once it is taken.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            core.onLoop { core in core.serveHandlerEntries { done.resume() } }
+        }
     case .exists, .inQueue:
         throw DaemonError.nameTaken(name: DeeplinkerAPI.busName, owner: try? await connection.nameOwner(DeeplinkerAPI.busName))
     }

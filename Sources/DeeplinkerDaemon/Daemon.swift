@@ -69,6 +69,7 @@ public final class Daemon: Service, Sendable {
             // New calls are answered UnknownObject from now on; signals still reach the core
             // while deliveries in flight finish.
             connection.unexport(path: DeeplinkerAPI.objectPath)
+            core.onLoop { core in core.unexportHandlerEntries() }
             group.cancelAll()
             return busLost
         }

@@ -19,6 +19,13 @@ public enum DeeplinkerBus {
         errorPrefix + name
     }
 
+    /// The bus name of an app's scheme handler entry `<app-id>.deeplinker.desktop` (SPEC §8): the
+    /// entry is D-Bus-activatable, so launchers call `org.freedesktop.Application` on this name,
+    /// which the daemon owns for every configured app with a scheme.
+    public static func handlerName(forAppID appID: String) -> String {
+        appID + ".deeplinker"
+    }
+
     /// The object path of an app: `/` + the id with `.` → `/` and `-` → `_` (`/com/bestrecipes/App`).
     public static func objectPath(forAppID appID: String) -> String {
         "/" + String(appID.map { $0 == "." ? "/" : $0 == "-" ? "_" : $0 })

@@ -4,7 +4,10 @@ import Foundation
 /// that set the counts. `--scale F` multiplies every count (e.g. 0.1 for a quick smoke run).
 struct BenchOptions: Sendable {
     /// Which part to run.
-    enum Command: String, Sendable { case bus, engine, routing, coldstart, cpu, callers, focus, all }
+    enum Command: String, Sendable { case bus, engine, routing, coldstart, cpu, callers, focus, e2e, all
+        /// The app process of `e2e` (started by the bench or bus-activated), not for direct use.
+        case e2eApp = "e2e-app"
+    }
 
     var command: Command = .all
     /// `--markdown FILE`: also write the table there.
@@ -41,13 +44,16 @@ struct BenchOptions: Sendable {
     var callsPerConnection = 20
     /// `--focus-runs N`: focus changes (and BecameActive signals) timed to the route's delivery.
     var focusRuns = 200
+    /// `--e2e-runs N`, `--e2e-cold-runs N`: alternating pairs of links (through Deeplinker, direct), warm and cold.
+    var e2e = E2EBenchmark.Runs()
 
     static let usage = """
-        usage: deeplinker-bench [bus|engine|routing|coldstart|cpu|callers|focus|all] [--markdown FILE] [--scale F] [--warmup N]
+        usage: deeplinker-bench [bus|engine|routing|coldstart|cpu|callers|focus|e2e|all] [--markdown FILE] [--scale F] [--warmup N]
                                 [--ping-calls N] [--pipelined-calls N] [--openurl-calls N] [--delivery-calls N]
                                 [--calls-1 N] [--calls-8 N] [--calls-64 N] [--cpu-calls N] [--rss-invocations N]
                                 [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR] [--coldstart-runs N]
                                 [--caller-connections N] [--calls-per-connection N] [--focus-runs N]
+                                [--e2e-runs N] [--e2e-cold-runs N]
           bus      Peer.Ping round trip and 64-in-flight throughput against the daemon (the baseline)
           engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS; with deeplinkerd
                    built: its CPU per call beside dbus-daemon's, idle RSS and wake-ups, a run without fsync;
@@ -57,6 +63,8 @@ struct BenchOptions: Sendable {
           callers  the first call of a new connection (caller lookup) against later calls (cached caller)
           focus    X11 focus change → route delivered through focus-watch, beside BecameActive → delivered
                    (Xvfb + openbox + GTK3 windows; goal p50 ≤ BecameActive + 5 ms)
+          e2e      gio open → the app's handler, through Deeplinker's handler entry and straight through the
+                   app's own DBusActivatable entry, alternating; warm, app cold, daemon cold (goal ≤ 1.10× direct)
           cpu      only deeplinkerd's CPU per OpenURL and per Ping (prints its pid and waits 2 s first, so a
                    profiler can attach: perf record -p PID)
           all      engine, cold start, then routing (default)
@@ -108,6 +116,8 @@ struct BenchOptions: Sendable {
             case ("--caller-connections", let n?) where n > 0: options.callerConnections = n
             case ("--calls-per-connection", let n?) where n > 0: options.callsPerConnection = n
             case ("--focus-runs", let n?) where n > 0: options.focusRuns = n
+            case ("--e2e-runs", let n?) where n > 0: options.e2e.warm = n
+            case ("--e2e-cold-runs", let n?) where n > 0: options.e2e.cold = n
             default: return invalid(flag, value)
             }
         }
@@ -132,5 +142,7 @@ struct BenchOptions: Sendable {
         cpuCalls = s(cpuCalls)
         callerConnections = s(callerConnections)
         focusRuns = s(focusRuns)
+        e2e.warm = s(e2e.warm)
+        e2e.cold = s(e2e.cold)
     }
 }

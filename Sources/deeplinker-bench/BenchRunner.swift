@@ -4,6 +4,7 @@ import Foundation
 /// Runs the chosen subcommand and prints (and optionally writes) the table.
 enum BenchRunner {
     static func run(_ options: BenchOptions) async -> Int32 {
+        if options.command == .e2eApp { return await E2EApp.run() }
         if options.command == .routing {
             RoutingBenchmark.run()
             return 0
@@ -27,12 +28,25 @@ enum BenchRunner {
             print(table.plainText())
             return 0
         }
-        print("deeplinker-bench \(options.command.rawValue): private dbus-daemon, deeplinkerd in-process (buildDaemon, SQLite synchronous=FULL), DBusKit client")
+        if options.command != .e2e { print("deeplinker-bench \(options.command.rawValue): private dbus-daemon, deeplinkerd in-process (buildDaemon, SQLite synchronous=FULL), DBusKit client") }
         let started = ContinuousClock.now
         let loadAtStart = loadAverage()
         var status: Int32 = 0
         if options.command == .coldstart {
             return await coldStart(options, routeFile: routeFile, table: table)
+        }
+        if options.command == .e2e {
+            do {
+                try await E2EBenchmark.run(routeFile: routeFile, runs: options.e2e, deeplinkerd: options.deeplinkerd, table: table)
+            } catch {
+                FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
+                return 1
+            }
+            table.note("1-minute load average at start / end: \(loadAtStart) / \(loadAverage()) (\(ProcessInfo.processInfo.activeProcessorCount) CPUs, shared with other processes)")
+            print("")
+            print(table.plainText())
+            if let path = options.markdownPath { try? table.markdown(title: "deeplinker-bench e2e").write(toFile: path, atomically: true, encoding: .utf8) }
+            return 0
         }
         if options.command == .focus {
             do {

@@ -38,7 +38,14 @@ final class ResultTable: @unchecked Sendable {
     /// Whether anything was measured.
     var isEmpty: Bool { lock.withLock { rows.isEmpty } }
 
-    private static let headers = ["measurement", "value", "vs Ping", "goal", "met"]
+    /// The ratio column's header: what the ratios are against (`e2e`: the direct path).
+    var ratioHeader: String {
+        get { lock.withLock { ratioTitle } }
+        set { lock.withLock { ratioTitle = newValue } }
+    }
+    private var ratioTitle = "vs Ping"
+
+    private var headers: [String] { ["measurement", "value", ratioHeader, "goal", "met"] }
 
     private func cells() -> ([[String]], [String]) {
         lock.withLock { (rows.map { [$0.measurement, $0.value, $0.ratio, $0.goal, $0.verdict] }, notes) }
@@ -72,8 +79,8 @@ final class ResultTable: @unchecked Sendable {
     /// Aligned columns for the terminal.
     func plainText() -> String {
         let (body, notes) = cells()
-        let all = [Self.headers] + body
-        var widths = Array(repeating: 0, count: Self.headers.count)
+        let all = [headers] + body
+        var widths = Array(repeating: 0, count: headers.count)
         for row in all {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
         }
@@ -83,7 +90,7 @@ final class ResultTable: @unchecked Sendable {
                 return i == 0 ? cell + pad : pad + cell
             }.joined(separator: "  ")
         }
-        var out = line(Self.headers) + "\n"
+        var out = line(headers) + "\n"
         out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
         for row in body { out += line(row) + "\n" }
         for note in notes { out += "  * " + note + "\n" }
@@ -96,7 +103,7 @@ final class ResultTable: @unchecked Sendable {
     func markdown(title: String) -> String {
         let (body, notes) = cells()
         var out = "### \(title)\n\n"
-        out += "| " + Self.headers.joined(separator: " | ") + " |\n"
+        out += "| " + headers.joined(separator: " | ") + " |\n"
         out += "|---|--:|--:|--:|:-:|\n"
         for row in body {
             out += "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"

@@ -58,9 +58,11 @@ import Testing
 
             let install = try await d.deeplinker(["install-desktop", app])
             #expect(install.status == 0, "\(install.stderr)")
+            // deeplinkerd is beside deeplinker: the handler is D-Bus-activatable, with its service file.
+            let servicePath = "\(d.environment["XDG_DATA_HOME"]!)/dbus-1/services/\(app).deeplinker.service"
             // Then a line per domain checked, whose verdict depends on the network here.
             #expect(install.lines.filter { !$0.hasPrefix("domain ") } == [
-                "wrote \(handlerPath)", "wrote \(overridePath) (override of \(systemPath))",
+                "wrote \(handlerPath)", "wrote \(servicePath)", "wrote \(overridePath) (override of \(systemPath))",
                 "default handler for x-scheme-handler/bestrecipes",
             ])
             #expect(install.lines.filter { $0.hasPrefix("domain ") }.count == 2)
@@ -104,7 +106,7 @@ import Testing
             let uninstall = try await d.deeplinker(["uninstall-desktop", app])
             #expect(uninstall.status == 0, "\(uninstall.stderr)")
             #expect(uninstall.lines == [
-                "removed \(handlerPath)", "removed \(overridePath)", "removed default handler for x-scheme-handler/bestrecipes",
+                "removed \(handlerPath)", "removed \(overridePath)", "removed \(servicePath)", "removed default handler for x-scheme-handler/bestrecipes",
             ])
             #expect(TestFiles.readIfPresent(d.mimeapps) == Self.mimeappsBefore)
             #expect(try FileManager.default.contentsOfDirectory(atPath: d.userApplications).isEmpty)

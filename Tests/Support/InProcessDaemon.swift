@@ -62,6 +62,13 @@ public final class InProcessDaemon: Sendable {
         await daemon.call(member, arguments, as: caller, sender: sender)
     }
 
+    /// Calls `org.freedesktop.Application.<member>` on `appID`'s scheme handler entry, as `caller`.
+    public func handlerEntry(
+        _ appID: String, _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
+    ) async -> Result<[DBusValue], DBusError> {
+        await daemon.callHandlerEntry(appID, member, arguments, as: caller, sender: sender)
+    }
+
     /// Calls `member` and requires a reply.
     public func reply(
         _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"

@@ -12,10 +12,13 @@ struct InstallDesktopCommand: AsyncParsableCommand {
         abstract: "Route the app's links, icon and quick actions through deeplinker.",
         discussion: """
             Writes, under $XDG_DATA_HOME/applications (default ~/.local/share/applications):
-              ID.deeplinker.desktop  hidden handler of the app's schemes (Exec: deeplinker open --app ID %u)
+              ID.deeplinker.desktop  hidden handler of the app's schemes (Exec: deeplinker open --app ID %u),
+                                     D-Bus-activatable when deeplinkerd is beside deeplinker: launchers
+                                     then call the daemon (bus name ID.deeplinker) and start nothing
               ID.desktop             the app's own entry routed through deeplinker: an override of its
                                      installed entry (Exec: deeplinker launch ID; actions: the shortcuts),
                                      or a minimal entry when the app has none
+            and, for that, $XDG_DATA_HOME/dbus-1/services/ID.deeplinker.service (starts deeplinkerd);
             makes the handler the default for x-scheme-handler/SCHEME in $XDG_CONFIG_HOME/mimeapps.list
             (other lines are kept), and runs update-desktop-database there when it exists. Entries
             name deeplinker by its absolute path (this program, or --exec PATH).
@@ -38,6 +41,8 @@ struct InstallDesktopCommand: AsyncParsableCommand {
 
     struct JSONOutput: Codable {
         var handler: String?
+        /// The D-Bus service file of the handler entry's bus name (when it is D-Bus-activatable).
+        var service: String?
         var entry: String?
         var source: String?
         var mimeapps: String
@@ -64,9 +69,18 @@ struct InstallDesktopCommand: AsyncParsableCommand {
         var written: [String] = []
         var output = JSONOutput(mimeapps: installation.mimeappsPath, schemes: DesktopEntry.handlerSchemes(config))
 
-        if let handler = DesktopEntry.handler(config: config, executable: executable) {
+        // D-Bus-activatable when deeplinkerd is beside deeplinker: its service file goes first.
+        let daemon = DesktopInstallation.daemon(beside: executable)
+        if let handler = DesktopEntry.handler(config: config, executable: executable, dbusActivatable: daemon != nil) {
+            if let daemon {
+                try installation.write(DesktopEntry.handlerService(appID: appID, daemon: daemon), to: installation.handlerServicePath)
+                output.service = installation.handlerServicePath
+            } else {
+                Output.error("deeplinker: no deeplinkerd beside \(executable): the handler entry is not D-Bus-activatable (launchers start deeplinker open)")
+            }
             try installation.write(handler.rendered(), to: installation.handlerPath)
             written.append(installation.handlerPath)
+            if let service = output.service { written.append(service) }
             output.handler = installation.handlerPath
         }
         if let blocker = installation.entryBlocker {

@@ -10,7 +10,8 @@ struct UninstallDesktopCommand: AsyncParsableCommand {
         commandName: "uninstall-desktop",
         abstract: "Remove the desktop entries and scheme defaults install-desktop wrote for the app.",
         discussion: """
-            Removes $XDG_DATA_HOME/applications/ID.deeplinker.desktop, ID.desktop there when
+            Removes $XDG_DATA_HOME/applications/ID.deeplinker.desktop (and its D-Bus service file
+            $XDG_DATA_HOME/dbus-1/services/ID.deeplinker.service), ID.desktop there when
             deeplinker wrote it (never the app's own), and the handler from every default in
             $XDG_CONFIG_HOME/mimeapps.list (other lines and previous defaults are kept), then
             runs update-desktop-database (an empty mimeinfo.cache is removed). Launchers then see
@@ -34,6 +35,10 @@ struct UninstallDesktopCommand: AsyncParsableCommand {
         for path in [installation.handlerPath, installation.entryPath] where installation.isOurs(path) {
             try installation.remove(path)
             removed.append(path)
+        }
+        if installation.handlerServiceIsOurs {
+            try installation.remove(installation.handlerServicePath)
+            removed.append(installation.handlerServicePath)
         }
         var mimeApps = try installation.mimeApps()
         let defaults = mimeApps.removeDefault(DesktopEntry.handlerFileName(appID: appID))

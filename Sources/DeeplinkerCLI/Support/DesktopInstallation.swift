@@ -1,4 +1,5 @@
 import DeeplinkerCore
+import DeeplinkerProtocol
 import FoundationEssentials
 import Glibc
 import Spawn
@@ -37,6 +38,24 @@ struct DesktopInstallation {
     }
 
     var handlerPath: String { applications + "/" + DesktopEntry.handlerFileName(appID: appID) }
+    /// The D-Bus service file of the handler entry's bus name, in `$XDG_DATA_HOME/dbus-1/services`
+    /// (a session bus's standard service directory).
+    var handlerServicePath: String {
+        URL(fileURLWithPath: applications).deletingLastPathComponent().path + "/dbus-1/services/"
+            + DeeplinkerBus.handlerName(forAppID: appID) + ".service"
+    }
+
+    /// Whether the service file at `handlerServicePath` is the one `install-desktop` writes.
+    var handlerServiceIsOurs: Bool {
+        guard let text = Self.read(handlerServicePath) else { return false }
+        return text.hasPrefix("# Written by deeplinker install-desktop")
+    }
+
+    /// `deeplinkerd` beside `executable` (the installed pair), which the handler's service file starts.
+    static func daemon(beside executable: String) -> String? {
+        let path = URL(fileURLWithPath: executable).deletingLastPathComponent().path + "/deeplinkerd"
+        return access(path, X_OK) == 0 ? path : nil
+    }
     var entryPath: String { applications + "/" + DesktopEntry.entryFileName(appID: appID) }
 
     /// The absolute path of `deeplinker` to name in `Exec`: `--exec PATH` (must be absolute), else

@@ -1,3 +1,5 @@
+import DeeplinkerProtocol
+
 /// The desktop entries `deeplinker install-desktop` writes (SPEC §8), all `desktop-file-validate`
 /// clean and naming `deeplinker` by the path given (absolute when installed):
 /// - the hidden scheme handler `<app-id>.deeplinker.desktop` (`open --app ID %u`);
@@ -11,8 +13,12 @@ public enum DesktopEntry {
     /// The app entry's file name for `appID` (its desktop-file id).
     public static func entryFileName(appID: String) -> String { appID + ".desktop" }
 
-    /// The hidden handler entry, or nil when the app has no schemes to claim.
-    public static func handler(config: AppConfig, executable: String) -> DesktopFile? {
+    /// The hidden handler entry, or nil when the app has no schemes to claim. With
+    /// `dbusActivatable` (a D-Bus service file starts the daemon for the entry's bus name,
+    /// ``handlerService(appID:daemon:)``) launchers that speak D-Bus call the daemon's
+    /// `org.freedesktop.Application.Open` and start no process; `Exec` stays for those that do not.
+    /// `StartupNotify` makes launchers pass their startup id / activation token on either way.
+    public static func handler(config: AppConfig, executable: String, dbusActivatable: Bool = false) -> DesktopFile? {
         guard !config.schemes.isEmpty else { return nil }
         let name = config.name ?? config.appID
         var file = DesktopFile()
@@ -21,11 +27,26 @@ public enum DesktopEntry {
         file.setValue("\(name) links", for: "Name")
         file.setValue("Opens \(name) links through Deeplinker", for: "Comment")
         file.setRawValue("\(quoteExecArgument(executable)) open --app \(config.appID) %u", for: "Exec")
+        if dbusActivatable { file.setValue("true", for: "DBusActivatable") }
         file.setValue("true", for: "NoDisplay")
         file.setValue("false", for: "Terminal")
+        file.setValue("true", for: "StartupNotify")
         file.setList(handlerSchemes(config).map { "x-scheme-handler/" + $0 }, for: "MimeType")
         file.setValue("true", for: DesktopEntryLocator.generatedKey)
         return file
+    }
+
+    /// The D-Bus service file that starts `daemon` (an absolute path) when a launcher calls the
+    /// handler entry's bus name and the daemon is not running; under systemd, the unit.
+    public static func handlerService(appID: String, daemon: String) -> String {
+        """
+        # Written by deeplinker install-desktop: starts the daemon for the handler entry \(handlerFileName(appID: appID))
+        [D-BUS Service]
+        Name=\(DeeplinkerBus.handlerName(forAppID: appID))
+        Exec=\(daemon)
+        SystemdService=deeplinkerd.service
+
+        """
     }
 
     /// What `install-desktop` writes for the app's own entry: the override of `installed`, or the

@@ -28,6 +28,16 @@ enum Access: Sendable {
         }
     }
 
+    /// Whether every caller gets the same answer from `check` for these arguments: methods open to
+    /// everyone, and `Invoke` of a URL or an activity. Such calls need not wait for the caller.
+    func isOpenToEveryone(arguments: [DBusValue]) -> Bool {
+        switch self {
+        case .everyone: true
+        case .bySource: ["url", "activity"].contains(arguments.count > 1 ? arguments[1].stringValue ?? "" : "")
+        case .ownApp, .ownAppOrAll, .filtered, .hostOnly: false
+        }
+    }
+
     /// Throws `AccessDenied` naming the method, the caller's app id and the app asked for.
     func check(_ method: String, caller: Caller, arguments: [DBusValue]) throws(DeeplinkerError) -> Scope {
         guard case .sandboxed(let own) = caller else { return .all }

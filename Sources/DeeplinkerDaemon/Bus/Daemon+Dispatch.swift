@@ -17,7 +17,7 @@ extension Daemon {
                 }
             }
             core.onLoop { core in
-                core.withCaller(call.sender) { core, caller in
+                core.withCaller(call.sender, callerIndependent: method.access.isOpenToEveryone(arguments: call.arguments)) { core, caller in
                     core.dispatch(method, arguments: call.arguments, sender: call.sender, caller: caller, respond: respond)
                 }
             }

@@ -2,20 +2,29 @@ import DBusKit
 
 extension DaemonCore {
     /// Runs `job` with the caller behind `sender`: at once when known, else once the connection's
-    /// process is identified (its calls keep their order meanwhile).
-    func withCaller(_ sender: String, _ job: @escaping CallerDirectory.Job) {
-        switch callers.find(sender, job: job) {
+    /// process is identified (its calls keep their order meanwhile). A `callerIndependent` call
+    /// (a method open to everyone) need not wait: it runs at once as the strictest caller when
+    /// nothing of its connection waits before it; the connection is identified when a call
+    /// first needs it.
+    func withCaller(_ sender: String, callerIndependent: Bool = false, _ job: @escaping CallerDirectory.Job) {
+        switch callers.find(sender, callerIndependent: callerIndependent, job: job) {
         case .known(let caller): job(self, caller)
         case .queued: break
+        case .provisional:
+            job(self, CallerDirectory.provisional)
         case .identify:
-            let (connection, identify, logger) = (connection, configuration.identifyProcess, logger)
-            track { _ in
-                let lookup = await Self.identify(sender, on: connection, identify: identify)
-                let caller = lookup.identity
-                self.onLoop { core in
-                    if let reason = lookup.reason { logger.notice("caller \(sender) is treated as \(caller): \(reason)") }
-                    for job in core.callers.resolved(sender, as: caller) { job(core, caller) }
-                }
+            startIdentifying(sender)
+        }
+    }
+
+    private func startIdentifying(_ sender: String) {
+        let (connection, identify, logger) = (connection, configuration.identifyProcess, logger)
+        track { _ in
+            let lookup = await Self.identify(sender, on: connection, identify: identify)
+            let caller = lookup.identity
+            self.onLoop { core in
+                if let reason = lookup.reason { logger.notice("caller \(sender) is treated as \(caller): \(reason)") }
+                for job in core.callers.resolved(sender, as: caller) { job(core, caller) }
             }
         }
     }

@@ -9,6 +9,9 @@ struct RateWindow: Sendable {
     private var times: [Int64] = []
     private var next = 0
 
+    /// Whether `limit` invocations were ever admitted (until then every one is).
+    var isFull: Bool { times.count >= Self.limit }
+
     /// Admits an invocation at `now` if fewer than `limit` were admitted in the second before it.
     mutating func admit(at now: Int64) -> Bool {
         if times.count < Self.limit {

@@ -49,6 +49,8 @@ actor DaemonCore {
     var sweepDeadline: Int64?
     /// The connection that called `SetFocusedApp` last (focus-watch): its leaving clears the focus.
     var focusReporter: String?
+    /// The scheme handler entries served on the bus: bus name `<app-id>.deeplinker` → app id.
+    var handlerEntries: [String: String] = [:]
     /// The callers met so far, by unique name, with their rate windows.
     var callers = CallerDirectory()
 
@@ -82,6 +84,7 @@ actor DaemonCore {
         self.registry = registry
         appsByPath = Self.paths(for: registry)
         watchAppNames()
+        serveHandlerEntries()
         engine.setPolicies(registry.policies)
         // An app whose `ready` changed may be active now (it owns its name, or has the focus).
         apply(engine.settleReadiness())

@@ -81,6 +81,13 @@ struct DesktopEntryTests {
         ])
         #expect(DesktopEntryLocator.isDeeplinkerEntry(handler))
         #expect(DesktopEntry.handlerFileName(appID: config.appID) == "com.example.Apartments.deeplinker.desktop")
+        #expect(handler.value("DBusActivatable") == nil)
+        #expect(handler.value("StartupNotify") == "true")
+        let activatable = try #require(DesktopEntry.handler(config: config, executable: Self.deeplinker, dbusActivatable: true))
+        #expect(activatable.value("DBusActivatable") == "true")
+        #expect(activatable.value("Exec") == handler.value("Exec"))
+        #expect(DesktopEntry.handlerService(appID: config.appID, daemon: "/usr/local/bin/deeplinkerd").contains(
+            "\n[D-BUS Service]\nName=com.example.Apartments.deeplinker\nExec=/usr/local/bin/deeplinkerd\nSystemdService=deeplinkerd.service\n"))
         let noSchemes = try RouteFileParser.parse("name = \"x\"\n", appID: "com.example.X", file: "x.toml")
         #expect(DesktopEntry.handler(config: noSchemes, executable: Self.deeplinker) == nil)
     }
