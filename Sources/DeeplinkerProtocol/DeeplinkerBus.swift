@@ -23,8 +23,11 @@ public enum DeeplinkerBus {
     /// entry is D-Bus-activatable, so launchers call `org.freedesktop.Application` on this name,
     /// which the daemon owns for every configured app with a scheme.
     public static func handlerName(forAppID appID: String) -> String {
-        appID + ".deeplinker"
+        appID + handlerNameSuffix
     }
+
+    /// What ends every handler entry's bus name: names the daemon owns, not an app.
+    public static let handlerNameSuffix = ".deeplinker"
 
     /// The object path of an app: `/` + the id with `.` → `/` and `-` → `_` (`/com/bestrecipes/App`).
     public static func objectPath(forAppID appID: String) -> String {

@@ -36,7 +36,7 @@ import Testing
         try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs) { f in
             // xdg-open and xdg-mime use the fixture's XDG directories and find our `deeplinker`.
             let d = DesktopLauncherFixture(f: f)
-            let install = try await d.deeplinker(["install-desktop", app])
+            let install = try await d.deeplinker(["install-desktop", app, "--no-verify"])
             #expect(install.status == 0, "\(install.stderr)")
             #expect(install.lines.first == "wrote \(d.userApplications)/\(app).deeplinker.desktop")
             let query = try await d.run("/usr/bin/xdg-mime", ["query", "default", "x-scheme-handler/bestrecipes"])
@@ -56,7 +56,7 @@ import Testing
         try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs) { f in
             let apartments = "com.example.Apartments"
             let d = DesktopLauncherFixture(f: f)
-            let install = try await d.deeplinker(["install-desktop", apartments])
+            let install = try await d.deeplinker(["install-desktop", apartments, "--no-verify"])
             #expect(install.status == 0, "\(install.stderr)")
             #expect(install.lines.contains("default handler for x-scheme-handler/deeplinkTutorial"))
 

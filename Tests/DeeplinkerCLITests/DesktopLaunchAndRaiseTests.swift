@@ -20,7 +20,7 @@ import Testing
                 DBusActivatable=true
 
                 """)
-            #expect(try await d.deeplinker(["install-desktop", apartments]).status == 0)
+            #expect(try await d.deeplinker(["install-desktop", apartments, "--no-verify"]).status == 0)
             let sim = try f.spawn(["simulate-app", apartments])
             defer { sim.stop() }
             try await sim.waitForLine(containing: "simulating \(apartments)")
@@ -45,7 +45,7 @@ import Testing
                 Icon=apartments
 
                 """)
-            #expect(try await d.deeplinker(["install-desktop", apartments]).status == 0)
+            #expect(try await d.deeplinker(["install-desktop", apartments, "--no-verify"]).status == 0)
             let override = try #require(TestFiles.readIfPresent("\(d.userApplications)/\(apartments).desktop"))
             #expect(override.contains("Exec=\(DesktopLauncherFixture.deeplinker) launch \(apartments)"))
 

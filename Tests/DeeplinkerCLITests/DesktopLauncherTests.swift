@@ -99,7 +99,7 @@ import Testing
             #expect(cache.contains("x-scheme-handler/bestrecipes=\(app).deeplinker.desktop;"))
 
             // Installing again changes nothing.
-            #expect(try await d.deeplinker(["install-desktop", app]).status == 0)
+            #expect(try await d.deeplinker(["install-desktop", app, "--no-verify"]).status == 0)
             #expect(TestFiles.readIfPresent(overridePath) == override)
             #expect(TestFiles.readIfPresent(d.mimeapps) == mimeapps)
 
@@ -126,7 +126,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: d.userApplications, withIntermediateDirectories: true)
             let own = "\(d.userApplications)/\(app).desktop"
             try Self.installedEntry.write(toFile: own, atomically: true, encoding: .utf8)
-            let install = try await d.deeplinker(["install-desktop", app])
+            let install = try await d.deeplinker(["install-desktop", app, "--no-verify"])
             #expect(install.status == 0, "\(install.stderr)")
             #expect(install.stderr.contains("left \(own) alone"))
             #expect(TestFiles.readIfPresent(own) == Self.installedEntry)
@@ -139,7 +139,7 @@ import Testing
     @Test func gioOpenReachesTheDaemon() async throws {
         try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs) { f in
             let d = DesktopLauncherFixture(f: f)
-            #expect(try await d.deeplinker(["install-desktop", app]).status == 0)
+            #expect(try await d.deeplinker(["install-desktop", app, "--no-verify"]).status == 0)
             var environment = d.environment
             environment["DISPLAY"] = nil
             let (change, proxy) = try await d.firstChange(for: app) {
@@ -159,7 +159,7 @@ import Testing
         try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs) { f in
             let d = DesktopLauncherFixture(f: f)
             try d.installSystemEntry(app, Self.installedEntry)
-            #expect(try await d.deeplinker(["install-desktop", app]).status == 0)
+            #expect(try await d.deeplinker(["install-desktop", app, "--no-verify"]).status == 0)
             let overridePath = "\(d.userApplications)/\(app).desktop"
             let (change, proxy) = try await d.firstChange(for: app) {
                 let launch = try await d.gio(
@@ -195,7 +195,7 @@ import Testing
                 Categories=Office;
 
                 """)
-            let install = try await d.deeplinker(["install-desktop", apartments])
+            let install = try await d.deeplinker(["install-desktop", apartments, "--no-verify"])
             #expect(install.status == 0, "\(install.stderr)")
             let sim = try f.spawn(["simulate-app", apartments, "--active"])
             defer { sim.stop() }

@@ -24,7 +24,7 @@ import Testing
         try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs) { f in
             let d = DesktopLauncherFixture(f: f)
             let (exec, runs) = try recordingDeeplinker(f)
-            let install = try await d.deeplinker(["install-desktop", app, "--exec", exec])
+            let install = try await d.deeplinker(["install-desktop", app, "--exec", exec, "--no-verify"])
             #expect(install.status == 0, "\(install.stderr)")
             let handlerPath = "\(d.userApplications)/\(app).deeplinker.desktop"
             let servicePath = "\(d.environment["XDG_DATA_HOME"]!)/dbus-1/services/\(app).deeplinker.service"
@@ -88,7 +88,7 @@ import Testing
     @Test func gioStartsTheDaemonThroughTheHandlerEntrysName() async throws {
         try await DaemonFixture.withDaemon(shipped: TestRouteFiles.shippedAppIDs, startDaemon: false) { f in
             let d = DesktopLauncherFixture(f: f)
-            let install = try await d.deeplinker(["install-desktop", app])
+            let install = try await d.deeplinker(["install-desktop", app, "--no-verify"])
             #expect(install.status == 0, "\(install.stderr)")
             let handlerName = "\(app).deeplinker"
             let written = try #require(TestFiles.readIfPresent("\(d.environment["XDG_DATA_HOME"]!)/dbus-1/services/\(handlerName).service"))
@@ -117,7 +117,7 @@ import Testing
             let bin = f.root + "/lonely"
             try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: bin + "/deeplinker", withDestinationPath: DesktopLauncherFixture.deeplinker)
-            let install = try await d.deeplinker(["install-desktop", app, "--exec", bin + "/deeplinker"])
+            let install = try await d.deeplinker(["install-desktop", app, "--exec", bin + "/deeplinker", "--no-verify"])
             #expect(install.status == 0, "\(install.stderr)")
             #expect(install.stderr.contains("no deeplinkerd beside \(bin)/deeplinker"))
             let handler = try #require(TestFiles.readIfPresent("\(d.userApplications)/\(app).deeplinker.desktop"))

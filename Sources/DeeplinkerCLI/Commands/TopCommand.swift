@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusKit
 import DeeplinkerClient
+import DeeplinkerProtocol
 import FoundationEssentials
 import Glibc
 import TaskThreads
@@ -60,7 +61,9 @@ struct TopCommand: AsyncParsableCommand {
             try await proxy.connection.onNameOwnerChanged { name, _, new in
                 if name == DeeplinkerNames.busName {
                     continuation.yield(new.isEmpty ? .daemonGone : .refresh)
-                } else if !name.hasPrefix(":") {
+                } else if !name.hasPrefix(":") && !name.hasSuffix(DeeplinkerBus.handlerNameSuffix) {
+                    // An app's name (its state may have changed); the daemon's own handler names
+                    // come and go with it, and asking a daemon on its way out would only wait.
                     continuation.yield(.refresh)
                 }
             }
