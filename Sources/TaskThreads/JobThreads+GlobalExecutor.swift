@@ -31,9 +31,8 @@ extension JobThreads {
     /// actor and on custom executors are not affected. `threads` defaults to the online processors
     /// (at least 2). Returns the pool; a second call returns the first pool.
     ///
-    /// Unsafe as SwiftNIO's `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`
-    /// is: the hook's type is the runtime's private contract (hence the compiler guard), and the
-    /// compare-and-exchange protects only against others who also use one. Throws when another hook
+    /// Unsafe: the hook's type is the runtime's private contract (hence the compiler guard), and
+    /// the compare-and-exchange protects only against others who also use one. Throws when another hook
     /// is already there (it stays) or the compiler is newer than the guard allows.
     @discardableResult
     public static func unsafeInstallAsGlobalExecutor(threads: Int? = nil, name: String) throws(GlobalExecutorHookError) -> JobThreads {
