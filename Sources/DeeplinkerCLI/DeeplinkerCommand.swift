@@ -31,6 +31,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             InstallDesktopCommand.self, SimulateAppCommand.self, PostNotificationCommand.self,
             UninstallDesktopCommand.self,
             ReloadCommand.self, StatusCommand.self,
+            NativeHostCommand.self,
         ]
     )
 

@@ -1,0 +1,86 @@
+import DBusKit
+import DeeplinkerClient
+import DeeplinkerCore
+import DeeplinkerProtocol
+
+/// The native host's side of the daemon: the claims, and `OpenURL("", url)` for a link the policy
+/// lets through. Connects on first use, so a bad frame never opens a bus connection.
+final class NativeHostDaemon: @unchecked Sendable {
+    /// Each call's time-out: the browser waits for the reply, so a hung daemon must not hold it.
+    static let callTimeout: Duration = .seconds(5)
+
+    private let busAddress: String?
+    private let configDir: String?
+    /// Touched only by the session's one task, one message at a time.
+    private var proxy: DeeplinkerProxy?
+
+    init(busAddress: String?, configDir: String?) {
+        self.busAddress = busAddress
+        self.configDir = configDir
+    }
+
+    deinit { proxy?.connection.close() }
+
+    /// The answer to one request.
+    func answer(_ request: NativeHostRequest) async -> NativeHostReply {
+        switch request {
+        case .claims:
+            do {
+                let claims = try await linkClaims()
+                return .claims(NativeHostPolicy.verifiedClaims(claims, names: appNames()))
+            } catch {
+                guard case .notHandled(let reason, let detail) = Self.notHandled(error) else { return Self.notHandled(error) }
+                return .unavailable(reason: reason, detail: detail)
+            }
+        case .open(let url, _):
+            do {
+                switch NativeHostPolicy.decide(url: url, claims: try await linkClaims()) {
+                case .refuse(let reason, let detail):
+                    return .notHandled(reason: reason, detail: detail)
+                case .open(let appID):
+                    let reply = try await connected().openURL(appID: "", url: url)
+                    return .handled(appID: appID, invocationID: reply.invocationID)
+                }
+            } catch {
+                return Self.notHandled(error)
+            }
+        }
+    }
+
+    /// The daemon's `GetLinkClaims`: `a(ssssx)` = (app_id, domain, verdict, detail, checked_at_usec).
+    func linkClaims() async throws(DBusError) -> [NativeHostClaim] {
+        let reply = try await connected().connection.call(
+            destination: DeeplinkerNames.busName, path: DeeplinkerNames.objectPath, interface: DeeplinkerNames.interface,
+            member: "GetLinkClaims", timeout: Self.callTimeout)
+        guard DBusValue.signature(of: reply) == "a(ssssx)", let rows = reply.first?.arrayElements else {
+            throw .failed("GetLinkClaims answered with signature '\(DBusValue.signature(of: reply))', expected 'a(ssssx)'")
+        }
+        return rows.compactMap { row in
+            guard let f = row.structureFields, f.count == 5 else { return nil }
+            return NativeHostClaim(
+                appID: f[0].stringValue ?? "", domain: f[1].stringValue ?? "", verdict: f[2].stringValue ?? "",
+                detail: f[3].stringValue ?? "", checkedAtMicroseconds: f[4].int64Value ?? 0)
+        }
+    }
+
+    /// Display names from the route files (offline, as `check` reads them).
+    private func appNames() -> [String: String] {
+        RouteFiles.registry(configDir: configDir).registry.apps.compactMapValues(\.name)
+    }
+
+    private func connected() throws(DBusError) -> DeeplinkerProxy {
+        if let proxy { return proxy }
+        let made = try DeeplinkerProxy(busAddress: busAddress, timeout: Self.callTimeout)
+        proxy = made
+        return made
+    }
+
+    /// A failed daemon call as a refusal the extension can show: `daemon-down` when the daemon
+    /// cannot be reached, else the short error name (`NoRoute`).
+    static func notHandled(_ error: DBusError) -> NativeHostReply {
+        if error.isDaemonNotRunning || error.name == DBusError.noReplyName {
+            return .notHandled(reason: "daemon-down", detail: "the Deeplinker daemon is not reachable (\(error.name): \(error.message))")
+        }
+        return .notHandled(reason: error.deeplinkerErrorName ?? error.name, detail: error.message)
+    }
+}
