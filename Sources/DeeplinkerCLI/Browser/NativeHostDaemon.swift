@@ -29,7 +29,7 @@ final class NativeHostDaemon: @unchecked Sendable {
                 let claims = try await linkClaims()
                 return .claims(NativeHostPolicy.verifiedClaims(claims, names: appNames()))
             } catch {
-                guard case .notHandled(let reason, let detail) = Self.notHandled(error) else { return Self.notHandled(error) }
+                let (reason, detail) = Self.refusal(error)
                 return .unavailable(reason: reason, detail: detail)
             }
         case .open(let url, _):
@@ -42,7 +42,8 @@ final class NativeHostDaemon: @unchecked Sendable {
                     return .handled(appID: appID, invocationID: reply.invocationID)
                 }
             } catch {
-                return Self.notHandled(error)
+                let (reason, detail) = Self.refusal(error)
+                return .notHandled(reason: reason, detail: detail)
             }
         }
     }
@@ -75,12 +76,12 @@ final class NativeHostDaemon: @unchecked Sendable {
         return made
     }
 
-    /// A failed daemon call as a refusal the extension can show: `daemon-down` when the daemon
-    /// cannot be reached, else the short error name (`NoRoute`).
-    static func notHandled(_ error: DBusError) -> NativeHostReply {
+    /// A failed daemon call as a reason and detail the extension can show: `daemon-down` when
+    /// the daemon cannot be reached (or did not answer in time), else the short error name (`NoRoute`).
+    static func refusal(_ error: DBusError) -> (reason: String, detail: String) {
         if error.isDaemonNotRunning || error.name == DBusError.noReplyName {
-            return .notHandled(reason: "daemon-down", detail: "the Deeplinker daemon is not reachable (\(error.name): \(error.message))")
+            return ("daemon-down", "the Deeplinker daemon is not reachable (\(error.name): \(error.message))")
         }
-        return .notHandled(reason: error.deeplinkerErrorName ?? error.name, detail: error.message)
+        return (error.deeplinkerErrorName ?? error.name, error.message)
     }
 }
