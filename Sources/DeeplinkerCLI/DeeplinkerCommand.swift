@@ -31,7 +31,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             InstallDesktopCommand.self, SimulateAppCommand.self, PostNotificationCommand.self,
             UninstallDesktopCommand.self,
             ReloadCommand.self, StatusCommand.self,
-            NativeHostCommand.self,
+            NativeHostCommand.self, InstallBrowserCommand.self, UninstallBrowserCommand.self,
         ]
     )
 
