@@ -11,10 +11,13 @@
   let claims = [];
   let kept = [];
 
-  api.storage.local.get(["claims", "kept"]).then((stored) => {
+  /** Settles once the stored claims are read (a few ms after the page starts). */
+  const loaded = api.storage.local.get(["claims", "kept"]).then((stored) => {
     claims = stored.claims ?? [];
     kept = stored.kept ?? [];
-  });
+  }, () => {});
+  let isLoaded = false;
+  loaded.then(() => { isLoaded = true; });
   api.storage.onChanged.addListener((changes, area) => {
     if (area !== "local") return;
     if (changes.claims) claims = changes.claims.newValue ?? [];
@@ -80,11 +83,19 @@
     } catch {
       return;
     }
-    if (url.protocol !== "https:" || !handedOver(url.hostname, location.hostname)) return;
-    event.preventDefault();
+    if (url.protocol !== "https:") return;
     const href = url.href;
-    api.runtime.sendMessage({ type: "open", url: href }).then(
+    const handOver = () => api.runtime.sendMessage({ type: "open", url: href }).then(
       (reply) => { if (reply?.handled !== true) follow(anchor, href); },
       () => follow(anchor, href));
+    if (isLoaded) {
+      if (!handedOver(url.hostname, location.hostname)) return;
+      event.preventDefault();
+      handOver();
+    } else {
+      // A click before the claims are read: hold it until they are, then decide.
+      event.preventDefault();
+      loaded.then(() => (handedOver(url.hostname, location.hostname) ? handOver() : follow(anchor, href)));
+    }
   });
 })();
