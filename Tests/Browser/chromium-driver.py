@@ -13,7 +13,8 @@ argv[1] is a JSON object:
 
 Commands ({"cmd": ...}): ready(domain) waits until the extension's popup lists the domain (the
 claims are loaded); get(url); click(id, modifier?) clicks a link on the current page; wait_url(url)
-waits until the tab is on that URL; state gives the current URL, the number of tabs and every
+waits until the tab is on that URL; wait_request(request)
+waits until the server was asked for host/path; state gives the current URL, the number of tabs and every
 path the server was asked for; text gives the page's text; quit. Times are time.monotonic_ns() (CLOCK_MONOTONIC).
 """
 import json
@@ -123,6 +124,12 @@ def main():
                 elif name == "wait_url":
                     wait.until(lambda d: d.current_url == command["url"])
                     answer = {"url": driver.current_url, "at": time.monotonic_ns()}
+                elif name == "wait_request":
+                    def served(_):
+                        with requests_lock:
+                            return command["request"] in requests
+                    wait.until(served)
+                    answer = {"at": time.monotonic_ns()}
                 elif name == "state":
                     with requests_lock:
                         served = list(requests)

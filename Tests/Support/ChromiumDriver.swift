@@ -1,0 +1,136 @@
+import DBusKit
+import Foundation
+
+/// Headless Chromium with the Deeplinker extension, driven through `Tests/Browser/chromium-driver.py`
+/// (selenium under Debian's `/usr/bin/python3`) in a network namespace of its own, where the driver
+/// serves the test pages over HTTPS on 127.0.0.1:443 for every host name. One JSON command per
+/// line; each answer is awaited with a time-out.
+public final class ChromiumDriver: Sendable {
+    /// A link on every page the driver serves.
+    public struct Link: Sendable {
+        public var id: String
+        public var href: String
+        public var target: String?
+
+        public init(_ id: String, _ href: String, target: String? = nil) {
+            self.id = id
+            self.href = href
+            self.target = target
+        }
+    }
+
+    /// What `state` reports.
+    public struct State: Sendable {
+        public let url: String
+        public let tabs: Int
+        /// `host/path` of every request the page server answered, in order.
+        public let requests: [String]
+    }
+
+    public static let extensionDirectory = TestFiles.repository("Browser/extension")
+    public static let script = TestFiles.repository("Tests/Browser/chromium-driver.py")
+    public static let runInNetworkNamespace = TestFiles.repository("Tests/Browser/run-in-netns")
+
+    /// Whether this machine can run it: root (for the network namespace), Chromium, its driver
+    /// and selenium in Debian's Python.
+    public static var isAvailable: Bool {
+        getuid() == 0
+            && ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/unshare", "/usr/bin/python3"].allSatisfy {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
+            && (FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") || FileManager.default.isExecutableFile(atPath: "/usr/bin/ip"))
+            && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/selenium")
+    }
+
+    public static let unavailableReason = "needs root, chromium, chromium-driver, iproute2 and python3-selenium"
+
+    private let process: TestProcess
+
+    /// Starts the page server and Chromium with `userDataDir` as its profile (its
+    /// `NativeMessagingHosts/` is where Chromium finds the host) and `environment` (the native
+    /// host inherits it: the bus address).
+    public init(links: [Link], userDataDir: String, extensionID: String, environment: [String: String]) async throws {
+        let config: [String: Any] = [
+            "extension": Self.extensionDirectory, "extension_id": extensionID, "user_data_dir": userDataDir,
+            "links": links.map { link -> [String: String] in
+                var entry = ["id": link.id, "href": link.href]
+                if let target = link.target { entry["target"] = target }
+                return entry
+            },
+        ]
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)
+        process = try TestProcess(
+            executable: Self.runInNetworkNamespace, arguments: ["/usr/bin/python3", Self.script, text], environment: environment)
+        do {
+            _ = try await process.stdoutLines.next(timeout: .seconds(90))
+        } catch {
+            throw DBusError.failed("the Chromium driver did not start: \(error); stderr: \(process.stderr)")
+        }
+    }
+
+    /// Sends one command and returns its answer; an `error` answer throws.
+    @discardableResult
+    public func command(_ command: [String: String], timeout: Duration = .seconds(60)) async throws -> [String: Any] {
+        process.send(String(decoding: try JSONSerialization.data(withJSONObject: command), as: UTF8.self))
+        let line: String
+        do {
+            line = try await process.stdoutLines.next(timeout: timeout)
+        } catch {
+            throw DBusError.failed("no answer to \(command): \(error); stderr: \(process.stderr)")
+        }
+        let answer = try DaemonFixture.json(line)
+        if let error = answer["error"] as? String { throw DBusError.failed("\(command["cmd"] ?? ""): \(error)") }
+        return answer
+    }
+
+    /// Waits until the extension's popup lists `domain` (its claims are loaded).
+    public func ready(listing domain: String) async throws {
+        try await command(["cmd": "ready", "domain": domain])
+    }
+
+    /// Loads `url` as if typed into the address bar; returns the monotonic ns when it started and loaded.
+    @discardableResult
+    public func get(_ url: String) async throws -> (started: Int64, loaded: Int64) {
+        let answer = try await command(["cmd": "get", "url": url])
+        return ((answer["started"] as? NSNumber)?.int64Value ?? 0, (answer["loaded"] as? NSNumber)?.int64Value ?? 0)
+    }
+
+    /// Clicks the link `id` on the current page (with `modifier` "ctrl" or "shift" held); returns
+    /// the monotonic ns just before the click.
+    @discardableResult
+    public func click(_ id: String, modifier: String? = nil) async throws -> Int64 {
+        var command = ["cmd": "click", "id": id]
+        if let modifier { command["modifier"] = modifier }
+        return ((try await self.command(command))["clicked"] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Waits until the tab shows `url`; returns the monotonic ns when it did.
+    @discardableResult
+    public func waitForURL(_ url: String) async throws -> Int64 {
+        ((try await command(["cmd": "wait_url", "url": url]))["at"] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Waits until the page server was asked for `request` (`host/path`), in any tab.
+    public func waitForRequest(_ request: String) async throws {
+        try await command(["cmd": "wait_request", "request": request])
+    }
+
+    public func state() async throws -> State {
+        let answer = try await command(["cmd": "state"])
+        return State(url: answer["url"] as? String ?? "", tabs: answer["tabs"] as? Int ?? 0, requests: answer["requests"] as? [String] ?? [])
+    }
+
+    /// The current page's text.
+    public func text() async throws -> String {
+        try await command(["cmd": "text"])["text"] as? String ?? ""
+    }
+
+    /// Quits Chromium and the driver.
+    public func quit() async {
+        _ = try? await command(["cmd": "quit"])
+        process.closeInput()
+        _ = try? await process.waitForExit(timeout: .seconds(30))
+    }
+
+    deinit { process.stop() }
+}
