@@ -1,4 +1,5 @@
 import DeeplinkerCore
+import DeeplinkerProtocol
 import Foundation
 
 /// Where and what `install-browser` writes (SPEC §10): a native messaging host manifest named
@@ -10,12 +11,9 @@ public struct BrowserHosts: Sendable {
         case chromium, chrome, firefox
     }
 
-    /// The host's name, as the extension's `sendNativeMessage` names it.
-    public static let hostName = "org.deeplinker.native_host"
-    /// The extension's id in Chromium and Chrome: from the `key` in `Browser/extension/manifest.json`.
-    public static let chromiumExtensionID = "idefdpeedpfnllcafaebolkhimemigmc"
-    /// The extension's id in Firefox: `browser_specific_settings.gecko.id` in the same manifest.
-    public static let firefoxExtensionID = "extension@deeplinker.org"
+    public static let hostName = BrowserExtensionNames.hostName
+    public static let chromiumExtensionID = BrowserExtensionNames.chromiumID
+    public static let firefoxExtensionID = BrowserExtensionNames.firefoxID
 
     /// `$XDG_CONFIG_HOME` (default `~/.config`).
     public let configHome: String
