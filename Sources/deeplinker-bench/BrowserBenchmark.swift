@@ -14,7 +14,7 @@ enum BrowserBenchmark {
 
     static func run(routeFile: String, options: BenchOptions, table: ResultTable) async throws {
         guard let repository = locateRepository() else {
-            throw DBusError.failed("cannot find Browser/extension and Tests/Browser/chromium-driver.py; run from the package root")
+            throw DBusError.failed("cannot find Browser/extension and Tests/Browser/browser-driver.py; run from the package root")
         }
         let deeplinker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("deeplinker").path
@@ -94,7 +94,7 @@ enum BrowserBenchmark {
         }
         return candidates.first {
             FileManager.default.fileExists(atPath: $0 + "/Browser/extension/manifest.json")
-                && FileManager.default.fileExists(atPath: $0 + "/Tests/Browser/chromium-driver.py")
+                && FileManager.default.fileExists(atPath: $0 + "/Tests/Browser/browser-driver.py")
         }
     }
 
@@ -162,7 +162,7 @@ enum BrowserBenchmark {
         func close() { connection.close() }
     }
 
-    /// `Tests/Browser/chromium-driver.py` in its own network namespace: one JSON command per
+    /// `Tests/Browser/browser-driver.py` in its own network namespace: one JSON command per
     /// line in, one JSON answer per line out (read on a thread of its own, not the pool's).
     final class Driver: @unchecked Sendable {
         private let process: ChildProcess
@@ -170,14 +170,14 @@ enum BrowserBenchmark {
 
         init(repository: String, userDataDir: String, links: [String], environment: [String: String]) throws {
             let config: [String: Any] = [
-                "extension": repository + "/Browser/extension", "extension_id": BrowserExtensionNames.chromiumID,
+                "browser": "chromium", "extension": repository + "/Browser/extension", "extension_id": BrowserExtensionNames.chromiumID,
                 "user_data_dir": userDataDir,
                 "links": links.enumerated().map { ["id": "l\($0.offset)", "href": $0.element] },
             ]
             let text = String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)
             process = try ChildProcess(
                 executable: repository + "/Tests/Browser/run-in-netns",
-                arguments: ["/usr/bin/python3", repository + "/Tests/Browser/chromium-driver.py", text], environment: environment,
+                arguments: ["/usr/bin/python3", repository + "/Tests/Browser/browser-driver.py", text], environment: environment,
                 standardInput: .pipe, standardOutput: .pipe, standardError: .inherit)
             guard readLine() != nil else { throw DBusError.failed("the Chromium driver did not start") }
         }

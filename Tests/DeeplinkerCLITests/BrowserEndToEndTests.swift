@@ -4,10 +4,10 @@ import DeeplinkerTestSupport
 import Foundation
 import Testing
 
-/// The extension, the native host and the daemon together in headless Chromium (SPEC §10): pages
-/// served over HTTPS on loopback, verdicts set with `SetDomainVerification`, an active stand-in
-/// app receiving what the browser hands over.
-@Suite(.serialized, .enabled(if: ChromiumDriver.isAvailable, "\(ChromiumDriver.unavailableReason)"))
+/// The extension, the native host and the daemon together in headless Chromium and Firefox ESR
+/// (SPEC §10): pages served over HTTPS on loopback, verdicts set with `SetDomainVerification`, an
+/// active stand-in app receiving what the browser hands over.
+@Suite(.serialized, .enabled(if: !BrowserDriver.available.isEmpty, "\(BrowserDriver.unavailableReason)"))
 struct BrowserEndToEndTests {
     static let app = "com.bestrecipes.App"
     static let routeFiles = [
@@ -37,18 +37,18 @@ struct BrowserEndToEndTests {
             """,
     ]
     static let links = [
-        ChromiumDriver.Link("verified", "https://bestrecipes.test/recipe/12"),
-        ChromiumDriver.Link("subdomain", "https://www.bestrecipes.test/recipe/13"),
-        ChromiumDriver.Link("new-tab", "https://bestrecipes.test/recipe/15", target: "_blank"),
-        ChromiumDriver.Link("unverified", "https://apartments.test/listing/1"),
-        ChromiumDriver.Link("unclaimed", "https://unclaimed.test/page"),
-        ChromiumDriver.Link("same-site", "https://bestrecipes.test/recipe/14"),
-        ChromiumDriver.Link("modified", "https://bestrecipes.test/recipe/17"),
+        BrowserDriver.Link("verified", "https://bestrecipes.test/recipe/12"),
+        BrowserDriver.Link("subdomain", "https://www.bestrecipes.test/recipe/13"),
+        BrowserDriver.Link("new-tab", "https://bestrecipes.test/recipe/15", target: "_blank"),
+        BrowserDriver.Link("unverified", "https://apartments.test/listing/1"),
+        BrowserDriver.Link("unclaimed", "https://unclaimed.test/page"),
+        BrowserDriver.Link("same-site", "https://bestrecipes.test/recipe/14"),
+        BrowserDriver.Link("modified", "https://bestrecipes.test/recipe/17"),
     ]
 
     /// A daemon with the verdicts set, an active stand-in, the host installed for Chromium, and
     /// Chromium with the extension's claims loaded.
-    static func withBrowser(_ body: (DaemonFixture, StandInApp, ChromiumDriver) async throws -> Void) async throws {
+    static func withBrowser(_ browser: BrowserDriver.Browser, _ body: (DaemonFixture, StandInApp, BrowserDriver) async throws -> Void) async throws {
         try await DaemonFixture.withDaemon(routeFiles: routeFiles) { f in
             for (app, domain, verdict) in [
                 (app, "bestrecipes.test", "verified"), (app, "*.bestrecipes.test", "verified"),
@@ -57,11 +57,14 @@ struct BrowserEndToEndTests {
                 try await f.call("SetDomainVerification", [.string(app), .string(domain), .string(verdict), .string("set by the test")])
             }
             let standIn = try await f.activeStandIn(app)
-            let install = try await f.run(["install-browser", "--browser", "chromium"], bus: false)
+            // Chromium's profile is where it looks for hosts; Firefox looks under $HOME.
+            let home = ["HOME": f.root + "/home"]
+            let install = try await f.run(["install-browser", "--browser", browser.rawValue], bus: false, environment: home)
             #expect(install.status == 0, "\(install.stderr)")
-            let driver = try await ChromiumDriver(
-                links: links, userDataDir: f.root + "/xdg-config/chromium", extensionID: BrowserHosts.chromiumExtensionID,
-                environment: f.clientEnvironment())
+            let profile = browser == .chromium ? f.root + "/xdg-config/chromium" : f.root + "/firefox-profile"
+            let driver = try await BrowserDriver(
+                browser, links: links, userDataDir: profile, extensionID: BrowserHosts.chromiumExtensionID,
+                environment: f.clientEnvironment(home))
             do {
                 try await driver.ready(listing: "bestrecipes.test")
                 try await body(f, standIn, driver)
@@ -73,8 +76,9 @@ struct BrowserEndToEndTests {
         }
     }
 
-    @Test func aClickOnAVerifiedLinkFromAnotherSiteOpensTheAppAndTheTabStays() async throws {
-        try await Self.withBrowser { f, standIn, driver in
+    @Test(arguments: BrowserDriver.available)
+    func aClickOnAVerifiedLinkFromAnotherSiteOpensTheAppAndTheTabStays(browser: BrowserDriver.Browser) async throws {
+        try await Self.withBrowser(browser) { f, standIn, driver in
             try await driver.get("https://other.test/start")
             try await driver.click("verified")
             let route = try await standIn.received.next()
@@ -98,8 +102,9 @@ struct BrowserEndToEndTests {
         }
     }
 
-    @Test func otherLinksLoadInTheBrowser() async throws {
-        try await Self.withBrowser { f, standIn, driver in
+    @Test(arguments: BrowserDriver.available)
+    func otherLinksLoadInTheBrowser(browser: BrowserDriver.Browser) async throws {
+        try await Self.withBrowser(browser) { f, standIn, driver in
             // Claimed but not verified.
             try await driver.get("https://other.test/start")
             try await driver.click("unverified")

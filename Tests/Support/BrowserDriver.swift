@@ -1,11 +1,31 @@
 import DBusKit
 import Foundation
 
-/// Headless Chromium with the Deeplinker extension, driven through `Tests/Browser/chromium-driver.py`
-/// (selenium under Debian's `/usr/bin/python3`) in a network namespace of its own, where the driver
-/// serves the test pages over HTTPS on 127.0.0.1:443 for every host name. One JSON command per
-/// line; each answer is awaited with a time-out.
-public final class ChromiumDriver: Sendable {
+/// Headless Chromium or Firefox ESR with the Deeplinker extension, driven through
+/// `Tests/Browser/browser-driver.py` (selenium under Debian's `/usr/bin/python3` for Chromium, the
+/// Marionette protocol for Firefox) in a network namespace of its own, where the driver serves the
+/// test pages over HTTPS on 127.0.0.1:443 for every host name. One JSON command per line; each
+/// answer is awaited with a time-out.
+public final class BrowserDriver: Sendable {
+    public enum Browser: String, Sendable, CaseIterable {
+        case chromium, firefox
+
+        /// Whether this machine can run it: root (for the network namespace), iproute2, and the
+        /// browser with its driver.
+        public var isAvailable: Bool {
+            let executable = { (path: String) in FileManager.default.isExecutableFile(atPath: path) }
+            guard getuid() == 0, executable("/usr/bin/unshare"), executable("/usr/bin/python3"),
+                  executable("/usr/sbin/ip") || executable("/usr/bin/ip") else { return false }
+            switch self {
+            case .chromium:
+                return executable("/usr/bin/chromium") && executable("/usr/bin/chromedriver")
+                    && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/selenium")
+            case .firefox:
+                return executable("/usr/bin/firefox-esr")
+            }
+        }
+    }
+
     /// A link on every page the driver serves.
     public struct Link: Sendable {
         public var id: String
@@ -28,30 +48,25 @@ public final class ChromiumDriver: Sendable {
     }
 
     public static let extensionDirectory = TestFiles.repository("Browser/extension")
-    public static let script = TestFiles.repository("Tests/Browser/chromium-driver.py")
+    public static let script = TestFiles.repository("Tests/Browser/browser-driver.py")
     public static let runInNetworkNamespace = TestFiles.repository("Tests/Browser/run-in-netns")
 
-    /// Whether this machine can run it: root (for the network namespace), Chromium, its driver
-    /// and selenium in Debian's Python.
-    public static var isAvailable: Bool {
-        getuid() == 0
-            && ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/unshare", "/usr/bin/python3"].allSatisfy {
-                FileManager.default.isExecutableFile(atPath: $0)
-            }
-            && (FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") || FileManager.default.isExecutableFile(atPath: "/usr/bin/ip"))
-            && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/selenium")
-    }
+    /// The browsers this machine can run.
+    public static var available: [Browser] { Browser.allCases.filter(\.isAvailable) }
 
-    public static let unavailableReason = "needs root, chromium, chromium-driver, iproute2 and python3-selenium"
+    public static let unavailableReason = "needs root, iproute2, and chromium with chromium-driver and python3-selenium, or firefox-esr"
 
     private let process: TestProcess
 
-    /// Starts the page server and Chromium with `userDataDir` as its profile (its
-    /// `NativeMessagingHosts/` is where Chromium finds the host) and `environment` (the native
-    /// host inherits it: the bus address).
-    public init(links: [Link], userDataDir: String, extensionID: String, environment: [String: String]) async throws {
+    public let browser: Browser
+
+    /// Starts the page server and the browser with `userDataDir` as its profile (Chromium finds
+    /// the host in its `NativeMessagingHosts/`, Firefox in `$HOME/.mozilla/native-messaging-hosts`)
+    /// and `environment` (the native host inherits it: the bus address).
+    public init(_ browser: Browser, links: [Link], userDataDir: String, extensionID: String, environment: [String: String]) async throws {
+        self.browser = browser
         let config: [String: Any] = [
-            "extension": Self.extensionDirectory, "extension_id": extensionID, "user_data_dir": userDataDir,
+            "browser": browser.rawValue, "extension": Self.extensionDirectory, "extension_id": extensionID, "user_data_dir": userDataDir,
             "links": links.map { link -> [String: String] in
                 var entry = ["id": link.id, "href": link.href]
                 if let target = link.target { entry["target"] = target }
@@ -64,7 +79,7 @@ public final class ChromiumDriver: Sendable {
         do {
             _ = try await process.stdoutLines.next(timeout: .seconds(90))
         } catch {
-            throw DBusError.failed("the Chromium driver did not start: \(error); stderr: \(process.stderr)")
+            throw DBusError.failed("the \(browser) driver did not start: \(error); stderr: \(process.stderr)")
         }
     }
 
@@ -125,7 +140,7 @@ public final class ChromiumDriver: Sendable {
         try await command(["cmd": "text"])["text"] as? String ?? ""
     }
 
-    /// Quits Chromium and the driver.
+    /// Quits the browser and the driver.
     public func quit() async {
         _ = try? await command(["cmd": "quit"])
         process.closeInput()
