@@ -7,7 +7,9 @@ import Testing
 /// The extension, the native host and the daemon together in headless Chromium and Firefox ESR
 /// (SPEC §10): pages served over HTTPS on loopback, verdicts set with `SetDomainVerification`, an
 /// active stand-in app receiving what the browser hands over.
-@Suite(.serialized, .enabled(if: !BrowserDriver.available.isEmpty, "\(BrowserDriver.unavailableReason)"))
+@Suite(
+    .serialized, .enabled(if: !BrowserDriver.available.isEmpty, "\(BrowserDriver.unavailableReason)"),
+    .enabled(if: LinkVerification.isInDaemon, "\(LinkVerification.missingReason)"))
 struct BrowserEndToEndTests {
     static let app = "com.bestrecipes.App"
     static let routeFiles = [

@@ -208,3 +208,78 @@ import Testing
         #expect(cut.stderr.contains("the input ended after 2 of 17 bytes"), "\(cut.stderr)")
     }
 }
+
+/// `deeplinker native-host` against a real daemon whose verdicts the test sets.
+@Suite(.enabled(if: LinkVerification.isInDaemon, "\(LinkVerification.missingReason)"))
+struct NativeHostDaemonTests {
+    static let app = BrowserEndToEndTests.app
+
+    static func withHost(_ body: (DaemonFixture, NativeHostProcess) async throws -> Void) async throws {
+        try await DaemonFixture.withDaemon(routeFiles: BrowserEndToEndTests.routeFiles) { f in
+            for (app, domain, verdict) in [
+                (app, "bestrecipes.test", "verified"), (app, "*.bestrecipes.test", "verified"),
+                ("com.example.Apartments", "apartments.test", "not-listed"),
+            ] {
+                try await f.call("SetDomainVerification", [.string(app), .string(domain), .string(verdict), .string("set by the test")])
+            }
+            let host = try NativeHostProcess(
+                arguments: ["native-host", "chrome-extension://\(BrowserHosts.chromiumExtensionID)/", "--bus-address", f.bus.address, "--config-dir", f.configDir])
+            try await body(f, host)
+            host.closeInput()
+            #expect(try await host.waitForExit() == 0)
+            #expect(host.protocolErrors.all.isEmpty)
+        }
+    }
+
+    @Test func claimsAreTheVerifiedDomainsWithTheAppsName() async throws {
+        try await Self.withHost { _, host in
+            let reply = try await host.ask(#"{"type":"claims"}"#)
+            #expect(reply["type"] as? String == "claims")
+            let claims = try #require(reply["claims"] as? [[String: String]])
+            #expect(claims == [
+                ["app": Self.app, "name": "Best Recipes", "domain": "*.bestrecipes.test"],
+                ["app": Self.app, "name": "Best Recipes", "domain": "bestrecipes.test"],
+            ])
+        }
+    }
+
+    @Test func aVerifiedLinkReachesItsAppAndOthersAreRefused() async throws {
+        try await Self.withHost { f, host in
+            let standIn = try await f.activeStandIn(Self.app)
+            let open = try await host.ask(#"{"type":"open","url":"https://www.bestrecipes.test/recipe/12","from":"https://other.test/"}"#)
+            #expect(open["handled"] as? Bool == true, "\(open)")
+            #expect(open["app"] as? String == Self.app)
+            let invocation = try #require(open["invocation"] as? String)
+            let route = try await standIn.received.next()
+            #expect(route.invocationID == invocation)
+            #expect(route.source == "universal-link")
+            #expect(route.parameters == ["id": "12"])
+
+            for (url, reason) in [
+                ("https://apartments.test/listing/1", "not-verified"),
+                ("https://bestrecipes.test/nothing/here", "NoRoute"),
+                ("https://unclaimed.test/", "NoApp"),
+                ("https://bestrecipes.test/recipe/abc", "InvalidParameter"),
+                ("http://bestrecipes.test/recipe/12", "not-verified"),
+            ] {
+                let refused = try await host.ask(#"{"type":"open","url":"\#(url)","from":"https://other.test/"}"#)
+                #expect(refused["handled"] as? Bool == false, "\(url): \(refused)")
+                #expect(refused["reason"] as? String == reason, "\(url): \(refused)")
+                #expect((refused["detail"] as? String)?.isEmpty == false)
+            }
+            #expect(try await f.history("com.example.Apartments").isEmpty)
+        }
+    }
+
+    @Test func aStoppedDaemonIsReportedAsDown() async throws {
+        try await Self.withHost { f, host in
+            try await f.stopDaemon()
+            let open = try await host.ask(#"{"type":"open","url":"https://bestrecipes.test/recipe/12","from":"https://other.test/"}"#)
+            #expect(open["handled"] as? Bool == false)
+            #expect(open["reason"] as? String == "daemon-down", "\(open)")
+            let claims = try await host.ask(#"{"type":"claims"}"#)
+            #expect(claims["type"] as? String == "error")
+            #expect(claims["error"] as? String == "daemon-down")
+        }
+    }
+}
