@@ -2,6 +2,8 @@ import DBusKit
 import DeeplinkerClient
 import DeeplinkerCore
 import DeeplinkerProtocol
+import Foundation
+import Spawn
 
 /// The native host's side of the daemon: the claims, and `OpenURL("", url)` for a link the policy
 /// lets through. Connects on first use, so a bad frame never opens a bus connection.
@@ -13,6 +15,8 @@ final class NativeHostDaemon: @unchecked Sendable {
     private let configDir: String?
     /// Touched only by the session's one task, one message at a time.
     private var proxy: DeeplinkerProxy?
+    /// Apps whose verdicts this host has already had checked again.
+    private var reverified: Set<String> = []
 
     init(busAddress: String?, configDir: String?) {
         self.busAddress = busAddress
@@ -27,6 +31,7 @@ final class NativeHostDaemon: @unchecked Sendable {
         case .claims:
             do {
                 let claims = try await linkClaims()
+                reverifyStale(claims)
                 return .claims(NativeHostPolicy.verifiedClaims(claims, names: appNames()))
             } catch {
                 let (reason, detail) = Self.refusal(error)
@@ -61,6 +66,22 @@ final class NativeHostDaemon: @unchecked Sendable {
             return NativeHostClaim(
                 appID: f[0].stringValue ?? "", domain: f[1].stringValue ?? "", verdict: f[2].stringValue ?? "",
                 detail: f[3].stringValue ?? "", checkedAtMicroseconds: f[4].int64Value ?? 0)
+        }
+    }
+
+    /// Whether this `deeplinker` has the `verify` verb, which checks a domain's association file.
+    static let canVerify = DeeplinkerCommand.configuration.subcommands.contains { $0.configuration.commandName == "verify" }
+
+    /// Starts `deeplinker verify APP` in a session of its own for each app with a verdict older
+    /// than 7 days, once per app and host; the reply does not wait for it (the next claims do).
+    private func reverifyStale(_ claims: [NativeHostClaim]) {
+        guard Self.canVerify, let executable = try? DesktopInstallation.executable(option: nil) else { return }
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        for app in NativeHostPolicy.appsToReverify(claims, now: now) where reverified.insert(app).inserted {
+            // stdout is the browser's channel: the check's own output must not reach it.
+            _ = try? ChildProcess(
+                executable: executable, arguments: ["verify", app] + (busAddress.map { ["--bus-address", $0] } ?? []),
+                standardInput: .null, standardOutput: .null, standardError: .inherit, newSession: true)
         }
     }
 

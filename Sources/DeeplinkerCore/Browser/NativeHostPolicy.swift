@@ -54,4 +54,14 @@ public enum NativeHostPolicy {
             .filter { seen.insert($0).inserted }
             .sorted { ($0.appID, $0.domain) < ($1.appID, $1.domain) }
     }
+
+    /// How old a verdict may get before the host has it checked again (SPEC §10).
+    public static let reverifyAfterMicroseconds: Int64 = 7 * 24 * 3600 * 1_000_000
+
+    /// The apps with a verified claim checked longer than 7 days before `now` (µs since the epoch),
+    /// sorted: the host runs `deeplinker verify` for each, without waiting for it.
+    public static func appsToReverify(_ claims: [NativeHostClaim], now: Int64) -> [String] {
+        Set(claims.filter { $0.isVerified && $0.checkedAtMicroseconds > 0 && now - $0.checkedAtMicroseconds > reverifyAfterMicroseconds }
+            .map(\.appID)).sorted()
+    }
 }

@@ -166,4 +166,18 @@ import Testing
             .init(appID: "com.bestrecipes.App", name: "Best Recipes", domain: "bestrecipes.test"),
         ])
     }
+
+    @Test func verifiedClaimsOlderThanSevenDaysAreCheckedAgain() {
+        let day: Int64 = 24 * 3600 * 1_000_000
+        let now: Int64 = 100 * day
+        let claims = [
+            NativeHostClaim(appID: "com.a.Old", domain: "a.test", verdict: "verified", checkedAtMicroseconds: now - 8 * day),
+            NativeHostClaim(appID: "com.a.Old", domain: "*.a.test", verdict: "verified", checkedAtMicroseconds: now - 9 * day),
+            NativeHostClaim(appID: "com.b.Fresh", domain: "b.test", verdict: "verified", checkedAtMicroseconds: now - 6 * day),
+            NativeHostClaim(appID: "com.c.Refused", domain: "c.test", verdict: "not-listed", checkedAtMicroseconds: now - 30 * day),
+            NativeHostClaim(appID: "com.d.Never", domain: "d.test", verdict: "", checkedAtMicroseconds: 0),
+        ]
+        #expect(NativeHostPolicy.appsToReverify(claims, now: now) == ["com.a.Old"])
+        #expect(NativeHostPolicy.appsToReverify(claims, now: now - 2 * day).isEmpty)
+    }
 }
