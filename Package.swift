@@ -1,9 +1,18 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Layers, bottom up: `CDBus` (C shim, imported only by `DBusKit`) → `DBusKit` (generic D-Bus binding)
-/// and `DeeplinkerCore` (pure routing and lifecycle logic, no I/O) → `DeeplinkerDaemon` (wires core to
-/// bus and SQLite) → thin executables.
+/// Layers, bottom up; a module imports only modules of the layers below it:
+/// 1. C shims, each imported by one module: `CTaskThreads` (by `TaskThreads`), `CSpawn` (`Spawn`),
+///    `CDBus` (`DBusKit`), `CMallocTuning` (`deeplinkerd`).
+/// 2. `TaskThreads` (the package's threads and locks: `NamedThread`, `ThreadCondition`,
+///    `LockedValue`, the job threads of the global executor, timers, signals) → `Spawn`
+///    (posix_spawn) → `DBusKit` (generic D-Bus binding).
+/// 3. `DeeplinkerProtocol` (the contract's names, no dependencies) → `DeeplinkerCore` (pure routing
+///    and lifecycle logic, no I/O) → `DeeplinkerRouteFiles` (route files on disk).
+/// 4. `DeeplinkerDaemon` (wires the core to the bus and SQLite) and `DeeplinkerClient` (the apps'
+///    library) → `DeeplinkerCLI`.
+/// 5. Thin executables: `deeplinkerd`, `deeplinker`, `deeplinker-bench`, the `fuzz-*` targets.
+/// Tests: `DeeplinkerTestSupport` (Tests/Support) and a test target per module.
 let package = Package(
     name: "Deeplinker",
     products: [
@@ -25,6 +34,8 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // XCB for the X11 focus backend (C shim, imported only by `FocusWatch`).
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         // Starting programs with posix_spawn (no Foundation `Process`): daemon, CLI, bench, tests.
         .target(name: "CSpawn"),
         .target(name: "Spawn", dependencies: ["CSpawn", "TaskThreads"]),
@@ -34,7 +45,7 @@ let package = Package(
         .target(name: "TaskThreads", dependencies: ["CTaskThreads"]),
         .target(
             name: "DBusKit",
-            dependencies: ["CDBus", "Spawn"]
+            dependencies: ["CDBus", "Spawn", "TaskThreads"]
         ),
         // The contract's names (SPEC §1, §3): bus names, object paths, error names, platform-data
         // keys, lifecycle signals, de-duplication keys. No dependencies; everyone else imports it.
@@ -63,7 +74,7 @@ let package = Package(
         ),
         .target(
             name: "DeeplinkerClient",
-            dependencies: ["DBusKit", "DeeplinkerProtocol"]
+            dependencies: ["DBusKit", "DeeplinkerProtocol", "TaskThreads"]
         ),
         // glibc's mallopt for deeplinkerd (Sources/deeplinkerd/MallocTuning.swift says why).
         .target(name: "CMallocTuning"),
@@ -77,15 +88,20 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // `deeplinker focus-watch`: the desktop's focus (X11, sway) mapped to app ids, reported with
+        // `SetFocusedApp`. The daemon never links it: it stays free of any display connection.
+        .target(name: "FocusWatch", dependencies: ["CXCB", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "TaskThreads"]),
         .target(
             name: "DeeplinkerCLI",
             dependencies: [
                 "DBusKit",
+                "FocusWatch",
                 "DeeplinkerCore",
                 "DeeplinkerClient",
                 "DeeplinkerProtocol",
                 "DeeplinkerRouteFiles",
                 "Spawn",
+                "TaskThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -97,27 +113,33 @@ let package = Package(
             name: "deeplinker-bench",
             dependencies: [
                 "DBusKit",
+                "FocusWatch",
                 "DeeplinkerCore",
                 "DeeplinkerDaemon",
                 "DeeplinkerProtocol",
                 "Spawn",
+                "TaskThreads",
             ]
         ),
         .testTarget(name: "DBusKitTests", dependencies: ["DBusKit", "DeeplinkerTestSupport"]),
         .testTarget(name: "SpawnTests", dependencies: ["Spawn"]),
         .testTarget(name: "TaskThreadsTests", dependencies: ["TaskThreads"]),
+        // deeplinkerd's own code: its two argument parsers agree, malloc settings glibc refuses.
+        .testTarget(
+            name: "deeplinkerdTests",
+            dependencies: ["deeplinkerd", "CMallocTuning", "DeeplinkerDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "DeeplinkerCoreTests", dependencies: ["DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport"]),
         .testTarget(
             name: "DeeplinkerDaemonTests",
             dependencies: [
                 "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient", "DeeplinkerProtocol", "DeeplinkerRouteFiles",
-                "DeeplinkerTestSupport",
+                "DeeplinkerTestSupport", "TaskThreads",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "DeeplinkerCLITests",
-            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport"]
+            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport", "FocusWatch"]
         ),
         // The one set of helpers of every test target (Tests/Support): the scoped daemon fixture
         // `DaemonFixture.withDaemon`, the stand-in apps, `Recorder`, `TestProcess`, temporary
@@ -125,7 +147,7 @@ let package = Package(
         .target(
             name: "DeeplinkerTestSupport",
             dependencies: [
-                "DBusKit", "DeeplinkerClient", "DeeplinkerCore", "DeeplinkerDaemon", "DeeplinkerProtocol", "Spawn",
+                "DBusKit", "DeeplinkerClient", "DeeplinkerCore", "DeeplinkerDaemon", "DeeplinkerProtocol", "Spawn", "TaskThreads",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support"),

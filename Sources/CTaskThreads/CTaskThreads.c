@@ -5,16 +5,19 @@
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
+#include <stdbool.h>
 #include <string.h>
 
 // Declared by the runtime (swift/Runtime/Concurrency.h) as a pointer to a swiftcall function;
 // only its address is needed here, and Swift writes the function.
 extern void *swift_task_enqueueGlobal_hook;
 
-void *ctaskthreads_set_enqueue_global(void *hook) {
-    void *previous = swift_task_enqueueGlobal_hook;
-    swift_task_enqueueGlobal_hook = hook;
-    return previous;
+void *_Nullable *_Nonnull ctaskthreads_enqueue_global_hook(void) {
+    return &swift_task_enqueueGlobal_hook;
+}
+
+bool ctaskthreads_compare_exchange(void *_Nullable *_Nonnull slot, void *_Nullable *_Nonnull expected, void *_Nullable desired) {
+    return __atomic_compare_exchange_n(slot, expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
 void ctaskthreads_set_thread_name(const char *name) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `deeplinker` root command: verbs that invoke apps through the daemon, query it, explain
 /// and check route files offline, integrate with the desktop, and act as an app.
@@ -31,6 +32,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             InstallDesktopCommand.self, SimulateAppCommand.self, PostNotificationCommand.self,
             UninstallDesktopCommand.self,
             ReloadCommand.self, StatusCommand.self,
+            FocusWatchCommand.self,
             NativeHostCommand.self, InstallBrowserCommand.self, UninstallBrowserCommand.self,
         ]
     )
@@ -67,6 +69,6 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
                 status = code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue
             }
         }
-        Foundation.exit(status)
+        Glibc.exit(status)
     }
 }

@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerProtocol
+import TaskThreads
 
 /// The app side of Deeplinker for Swift apps on Linux: owns the app's bus name (its app id),
 /// implements `org.freedesktop.Application` at the app's object path so the daemon can deliver

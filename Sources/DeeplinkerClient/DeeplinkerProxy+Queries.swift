@@ -64,6 +64,11 @@ extension DeeplinkerProxy {
         _ = try await call("Reload", expect: "")
     }
 
+    /// Tells the daemon which app's window has the input focus (`""`: none); host processes only.
+    public func setFocusedApp(_ appID: String) async throws(DBusError) {
+        _ = try await call("SetFocusedApp", [.string(appID)], expect: "")
+    }
+
     /// The daemon's `Version` property.
     public func version() async throws(DBusError) -> String {
         let r = try await connection.call(

@@ -1,4 +1,5 @@
 import DBusKit
+import TaskThreads
 
 /// A rendezvous between deliveries and the consumer of a `RouteSequence`: `push` returns (and so
 /// the delivery is acknowledged) only when the consumer has taken the route.

@@ -1,5 +1,5 @@
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
 
 /// Finds and loads route files (`<app-id>.toml`, SPEC §5) for the daemon and the CLI alike, so
 /// `deeplinker check` says exactly what the daemon will do: the search path, first file found wins
@@ -40,7 +40,7 @@ public enum RouteDirectory {
 
     /// The app id a route file's name gives (`com.example.App.toml` → `com.example.App`).
     public static func appID(ofFile path: String) -> String {
-        let name = (path as NSString).lastPathComponent
+        let name = lastPathComponent(path)
         return name.hasSuffix(".toml") ? String(name.dropLast(5)) : name
     }
 
@@ -60,9 +60,15 @@ public enum RouteDirectory {
         return (files, errors)
     }
 
+    /// The last component of `path` as `NSString.lastPathComponent` has it (trailing slashes
+    /// ignored), without Foundation's ICU-backed half.
+    static func lastPathComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? (path.hasPrefix("/") ? "/" : "")
+    }
+
     /// The refusal of a file whose name is not `<app-id>.toml` with a valid app id.
     static func invalidName(_ path: String) -> ConfigError {
-        let name = (path as NSString).lastPathComponent
+        let name = lastPathComponent(path)
         return ConfigError(
             file: path, line: 1, column: 1, message: "file name \"\(name)\" is not <app-id>.toml with a valid app id (e.g. com.example.App.toml)")
     }

@@ -1,6 +1,6 @@
 /// A fixed set of named threads that run Swift concurrency jobs in the order they were enqueued.
 ///
-/// Installed as the target of the runtime's global enqueue (``installAsGlobalExecutor(threads:name:)``),
+/// Installed as the target of the runtime's global enqueue (``unsafeInstallAsGlobalExecutor(threads:name:)``),
 /// it replaces libdispatch's worker pool for a process: libdispatch starts a 1 Hz monitor of its
 /// pool (`_dispatch_workq_monitor_pools`) the first time a worker thread starts, and it never
 /// stops. These threads wait on a condition variable and cost nothing while there is no job.

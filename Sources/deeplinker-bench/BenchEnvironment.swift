@@ -27,8 +27,9 @@ final class BenchEnvironment: Sendable {
     }
 
     /// Starts everything and waits until the daemon answers on the bus.
+    /// `ready`: the route file's `ready` value, when not the default.
     static func start(
-        routeFile: String, stateRoot: String?, identifyProcess: (@Sendable (UInt32) -> CallerLookup)? = nil
+        routeFile: String, stateRoot: String?, identifyProcess: (@Sendable (UInt32) -> CallerLookup)? = nil, ready: String? = nil
     ) async throws -> BenchEnvironment {
         let bus = try PrivateBus()
         let base = stateRoot.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
@@ -36,6 +37,11 @@ final class BenchEnvironment: Sendable {
         let configDir = root.appendingPathComponent("config")
         let stateDir = root.appendingPathComponent("state")
         try BenchRouteFile.install(from: routeFile, into: configDir)
+        if let ready {
+            let installed = configDir.appendingPathComponent(BenchRouteFile.fileName)
+            let text = try String(contentsOf: installed, encoding: .utf8)
+            try ("ready = \"\(ready)\"\n" + text).write(to: installed, atomically: true, encoding: .utf8)
+        }
         var logger = Logger(label: "deeplinkerd")
         logger.logLevel = .warning
         var configuration = DaemonConfiguration(configDirectory: configDir.path, stateDirectory: stateDir.path, busAddress: bus.address)

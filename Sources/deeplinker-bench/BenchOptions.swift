@@ -4,7 +4,7 @@ import Foundation
 /// that set the counts. `--scale F` multiplies every count (e.g. 0.1 for a quick smoke run).
 struct BenchOptions: Sendable {
     /// Which part to run.
-    enum Command: String, Sendable { case bus, engine, routing, coldstart, cpu, callers, browser, all }
+    enum Command: String, Sendable { case bus, engine, routing, coldstart, cpu, callers, focus, browser, all }
 
     var command: Command = .all
     /// `--markdown FILE`: also write the table there.
@@ -39,15 +39,17 @@ struct BenchOptions: Sendable {
     /// `--caller-connections N`, `--calls-per-connection N`: new connections and the calls each makes after its first.
     var callerConnections = 300
     var callsPerConnection = 20
+    /// `--focus-runs N`: focus changes (and BecameActive signals) timed to the route's delivery.
+    var focusRuns = 200
     /// `--browser-clicks N`: clicks on a verified link in headless Chromium (and as many typed loads).
     var browserClicks = 30
 
     static let usage = """
-        usage: deeplinker-bench [bus|engine|routing|coldstart|cpu|callers|browser|all] [--markdown FILE] [--scale F] [--warmup N]
+        usage: deeplinker-bench [bus|engine|routing|coldstart|cpu|callers|focus|browser|all] [--markdown FILE] [--scale F] [--warmup N]
                                 [--ping-calls N] [--pipelined-calls N] [--openurl-calls N] [--delivery-calls N]
                                 [--calls-1 N] [--calls-8 N] [--calls-64 N] [--cpu-calls N] [--rss-invocations N]
                                 [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR] [--coldstart-runs N]
-                                [--caller-connections N] [--calls-per-connection N] [--browser-clicks N]
+                                [--caller-connections N] [--calls-per-connection N] [--focus-runs N] [--browser-clicks N]
           bus      Peer.Ping round trip and 64-in-flight throughput against the daemon (the baseline)
           engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS; with deeplinkerd
                    built: its CPU per call beside dbus-daemon's, idle RSS and wake-ups, a run without fsync;
@@ -55,6 +57,8 @@ struct BenchOptions: Sendable {
           routing  the route-matching benchmark
           coldstart  bus activation of deeplinkerd to its first reply (goal ≤ 15 ms)
           callers  the first call of a new connection (caller lookup) against later calls (cached caller)
+          focus    X11 focus change → route delivered through focus-watch, beside BecameActive → delivered
+                   (Xvfb + openbox + GTK3 windows; goal p50 ≤ BecameActive + 5 ms)
           browser  a click on a verified link in headless Chromium to the route in the app, beside the same
                    link typed into the address bar (needs root, chromium, chromium-driver, python3-selenium)
           cpu      only deeplinkerd's CPU per OpenURL and per Ping (prints its pid and waits 2 s first, so a
@@ -107,6 +111,7 @@ struct BenchOptions: Sendable {
             case ("--cpu-calls", let n?) where n > 0: options.cpuCalls = n
             case ("--caller-connections", let n?) where n > 0: options.callerConnections = n
             case ("--calls-per-connection", let n?) where n > 0: options.callsPerConnection = n
+            case ("--focus-runs", let n?) where n > 0: options.focusRuns = n
             case ("--browser-clicks", let n?) where n > 0: options.browserClicks = n
             default: return invalid(flag, value)
             }
@@ -131,5 +136,6 @@ struct BenchOptions: Sendable {
         rssInvocations = s(rssInvocations)
         cpuCalls = s(cpuCalls)
         callerConnections = s(callerConnections)
+        focusRuns = s(focusRuns)
     }
 }

@@ -34,6 +34,17 @@ enum BenchRunner {
         if options.command == .coldstart {
             return await coldStart(options, routeFile: routeFile, table: table)
         }
+        if options.command == .focus {
+            do {
+                try await FocusBenchmark.run(routeFile: routeFile, runs: options.focusRuns, stateRoot: options.stateRoot, table: table)
+            } catch {
+                FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
+                return 1
+            }
+            print(table.plainText())
+            if let path = options.markdownPath { try? table.markdown(title: "deeplinker-bench focus").write(toFile: path, atomically: true, encoding: .utf8) }
+            return 0
+        }
         if options.command == .browser {
             do {
                 try await BrowserBenchmark.run(routeFile: routeFile, options: options, table: table)

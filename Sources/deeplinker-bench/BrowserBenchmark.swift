@@ -1,4 +1,5 @@
 import DBusKit
+import TaskThreads
 import DeeplinkerProtocol
 import Foundation
 import Spawn

@@ -1,5 +1,6 @@
 import DBusKit
 import Synchronization
+import TaskThreads
 
 /// Records when the stand-in app received each delivery, keyed by the `deeplinker.url` of its
 /// `platform_data`, and lets the measuring task wait for one.

@@ -10,7 +10,7 @@ extension Deeplinkerd {
     /// exit status.
     static func run(_ arguments: DaemonArguments) async -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        MallocTuning.apply(environment: environment)
+        let mallocRefusals = MallocTuning.apply(environment: environment)
         let level: Logger.Level
         if let logLevel = arguments[.logLevel], let parsed = Logger.Level(rawValue: logLevel) {
             level = parsed
@@ -26,6 +26,7 @@ extension Deeplinkerd {
         let format = DaemonLogHandler.format(for: environment)
         LoggingSystem.bootstrap { _ in DaemonLogHandler(format: format, level: level) }
         let logger = Logger(label: "deeplinkerd")
+        for refusal in mallocRefusals { logger.warning("\(refusal)") }
         SignalMask.unblockTerminationSignals()
         // Trap the signals before anything else: the name is owned before the service group runs,
         // and a SIGTERM or SIGHUP in between must not kill the process by default. A thread of its

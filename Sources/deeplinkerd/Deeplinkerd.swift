@@ -38,7 +38,14 @@ struct Deeplinkerd: AsyncParsableCommand {
     static func main() async {
         // Before any task: the global executor's jobs run on threads of our own, so the idle daemon
         // has no libdispatch worker pool and no 1 Hz pool monitor (README, Memory and idle wake-ups).
-        JobThreads.installAsGlobalExecutor(name: "jobs")
+        do {
+            try JobThreads.unsafeInstallAsGlobalExecutor(name: "jobs")
+        } catch .untestedCompiler {
+            FileHandle.standardError.write(Data("deeplinkerd: warning: \(GlobalExecutorHookError.untestedCompiler)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            Glibc.exit(1)
+        }
         if let arguments = DaemonArguments.parse(Array(CommandLine.arguments.dropFirst())) {
             Glibc.exit(await run(arguments))
         }

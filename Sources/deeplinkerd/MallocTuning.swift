@@ -16,9 +16,18 @@ enum MallocTuning {
     static let arenaMax: Int32 = 2
     static let mmapThreshold: Int32 = 256 * 1024
 
-    static func apply(environment: [String: String]) {
-        if let tunables = environment["GLIBC_TUNABLES"], tunables.contains("glibc.malloc.") { return }
-        _ = cmalloc_set_arena_max(arenaMax)
-        _ = cmalloc_set_mmap_threshold(mmapThreshold)
+    /// Applies the settings; returns one message per setting glibc refused (the daemon logs them
+    /// once its logger exists: it runs, with glibc's defaults for that setting).
+    static func apply(environment: [String: String]) -> [String] {
+        if let tunables = environment["GLIBC_TUNABLES"], tunables.contains("glibc.malloc.") { return [] }
+        return refusals(arenaMax: cmalloc_set_arena_max(arenaMax), mmapThreshold: cmalloc_set_mmap_threshold(mmapThreshold))
+    }
+
+    /// The messages for mallopt's results (1 on success, 0 on error).
+    static func refusals(arenaMax arenaResult: Int32, mmapThreshold thresholdResult: Int32) -> [String] {
+        var failed: [String] = []
+        if arenaResult != 1 { failed.append("mallopt(M_ARENA_MAX, \(arenaMax)) failed; glibc's default number of arenas stays") }
+        if thresholdResult != 1 { failed.append("mallopt(M_MMAP_THRESHOLD, \(mmapThreshold)) failed; glibc's dynamic mmap threshold stays") }
+        return failed
     }
 }

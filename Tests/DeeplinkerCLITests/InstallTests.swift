@@ -16,7 +16,7 @@ struct InstallTests {
     /// The files an install into `prefix` writes (the unit's folder depends on the prefix).
     static func installedFiles(prefix: String, unitDirectory: String) -> [String] {
         [
-            "bin/deeplinkerd", "bin/deeplinker", unitDirectory + "/deeplinkerd.service",
+            "bin/deeplinkerd", "bin/deeplinker", unitDirectory + "/deeplinkerd.service", unitDirectory + "/deeplinker-focus.service",
             "share/dbus-1/services/org.deeplinker.Deeplinker1.service",
             "share/dbus-1/interfaces/org.deeplinker.Deeplinker1.xml",
             "share/bash-completion/completions/deeplinker", "share/bash-completion/completions/deeplinkerd",
@@ -146,6 +146,29 @@ struct InstallTests {
         }
     }
 
+    @Test("the installed focus unit: absolute paths, tied to the graphical session, verify says nothing, exposure 1.5 or lower")
+    func installedFocusUnitVerifiesAndScores() async throws {
+        try await Self.withInstall { home, prefix in
+            let unit = prefix + "/lib/systemd/user/deeplinker-focus.service"
+            let text = try TestFiles.read(unit)
+            #expect(text.contains("\nExecStart=\(prefix)/bin/deeplinker focus-watch\n") && !text.contains("@bindir@"))
+            for directive in ["PartOf=graphical-session.target", "After=graphical-session.target", "WantedBy=graphical-session.target", "Restart=on-failure"] {
+                #expect(text.contains("\n" + directive + "\n"), "unit lacks \(directive)")
+            }
+            let runtime = home + "/runtime"
+            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+            chmod(runtime, 0o700)
+            let verify = try await Self.systemdAnalyze(["--user", "verify", unit], runtime: runtime)
+            #expect(verify.status == 0)
+            #expect(verify.stdout.isEmpty && verify.stderr.isEmpty, "verify said: \(verify.stdout)\(verify.stderr)")
+            let security = try await Self.systemdAnalyze(["security", "--user", "--offline=yes", "--no-pager", unit], runtime: runtime)
+            let line = try #require(security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level for deeplinker-focus.service:") })
+            let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
+            // 1.4 measured here; what is relaxed (PrivateTmp=, PrivateNetwork=) is explained in the unit.
+            #expect(score <= 1.5, "\(line)")
+        }
+    }
+
     @Test("a dbus-daemon whose service directory is the installed one starts the installed daemon on the first call")
     func installedServiceActivates() async throws {
         try await Self.withInstall { home, prefix in
@@ -189,6 +212,83 @@ struct InstallTests {
             #expect(again.status == 0)
             #expect(!again.stdout.contains("removed "))
             #expect(Self.tree(prefix) == others.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
+        }
+    }
+
+    /// The section names of an ELF file (`readelf -SW`).
+    static func sections(_ file: String) async throws -> [String] {
+        let listed = try await TestProcess.run("/usr/bin/readelf", ["-SW", file])
+        try #require(listed.status == 0, "readelf \(file): \(listed.output)")
+        return listed.stdout.split(separator: "\n").compactMap { line in
+            guard let close = line.firstIndex(of: "]") else { return nil }
+            return line[line.index(after: close)...].split(separator: " ").first.map(String.init)
+        }
+    }
+
+    static func size(_ file: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+    }
+
+    @Test("the binaries are installed stripped (no debug info, no symbol table), together at most 100 MiB, and still run")
+    func binariesAreStripped() async throws {
+        try await Self.withInstall { home, prefix in
+            var total = 0
+            for binary in ["deeplinkerd", "deeplinker"] {
+                let installed = prefix + "/bin/" + binary
+                let sections = try await Self.sections(installed)
+                #expect(sections.contains(".text"), "\(sections)")
+                #expect(!sections.contains(where: { $0.hasPrefix(".debug_") }), "\(binary): \(sections)")
+                #expect(!sections.contains(".symtab"), "\(binary): \(sections)")
+                #expect(!sections.contains(".gnu_debuglink"), "\(binary): \(sections)")
+                // The build it came from had debug info: stripping is what made the difference.
+                #expect(try await Self.sections(Self.buildDirectory + "/" + binary).contains(".debug_info"))
+                #expect(try Self.size(installed) < Self.size(Self.buildDirectory + "/" + binary))
+                total += try Self.size(installed)
+                let version = try await TestProcess.run(installed, ["--version"], environment: Self.environment(home: home))
+                #expect(version.stdout == DeeplinkerVersion.current + "\n")
+            }
+            #expect(total <= 100 << 20, "the two installed binaries take \(total) bytes")
+            #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/.debug"))
+        }
+    }
+
+    @Test("--keep-debug puts the debug info beside the stripped binaries, named in their .gnu_debuglink; a plain install and uninstall remove it")
+    func keepDebug() async throws {
+        try await TemporaryDirectory.with(prefix: "deeplinker-install") { directory in
+            let home = directory.path
+            let prefix = home + "/prefix"
+            let kept = try await Self.install(["--prefix", prefix, "--keep-debug"], home: home)
+            #expect(kept.status == 0, "\(kept.stderr)")
+            let files = Self.installedFiles(prefix: prefix, unitDirectory: "lib/systemd/user")
+                + ["bin/.debug/deeplinkerd.debug", "bin/.debug/deeplinker.debug"].map { prefix + "/" + $0 }
+            #expect(Self.tree(prefix) == files.map { String($0.dropFirst(prefix.count + 1)) }.sorted())
+            for binary in ["deeplinkerd", "deeplinker"] {
+                let installed = prefix + "/bin/" + binary
+                let debug = prefix + "/bin/.debug/" + binary + ".debug"
+                #expect(kept.stdout.contains("installed \(debug)"))
+                let sections = try await Self.sections(installed)
+                #expect(!sections.contains(where: { $0.hasPrefix(".debug_") }), "\(binary): \(sections)")
+                #expect(sections.contains(".gnu_debuglink"), "\(sections)")
+                let link = try await TestProcess.run("/usr/bin/readelf", ["--string-dump=.gnu_debuglink", installed])
+                #expect(link.stdout.contains(binary + ".debug"), "\(link.output)")
+                #expect(try await Self.sections(debug).contains(".debug_info"))
+                let version = try await TestProcess.run(installed, ["--version"], environment: Self.environment(home: home))
+                #expect(version.stdout == DeeplinkerVersion.current + "\n")
+            }
+
+            // Installed again without it: the debug files (which no longer match) go.
+            let plain = try await Self.install(["--prefix", prefix], home: home)
+            #expect(plain.status == 0, "\(plain.stderr)")
+            #expect(plain.stdout.contains("removed \(prefix)/bin/.debug/deeplinkerd.debug"))
+            #expect(Self.tree(prefix) == Self.installedFiles(prefix: prefix, unitDirectory: "lib/systemd/user")
+                .map { String($0.dropFirst(prefix.count + 1)) }.sorted())
+
+            // And --uninstall takes them with the rest.
+            #expect(try await Self.install(["--prefix", prefix, "--keep-debug"], home: home).status == 0)
+            let removed = try await Self.install(["--uninstall", "--prefix", prefix], home: home)
+            #expect(removed.status == 0)
+            #expect(removed.stdout.contains("removed \(prefix)/bin/.debug/deeplinker.debug"))
+            #expect(Self.tree(prefix).isEmpty)
         }
     }
 }

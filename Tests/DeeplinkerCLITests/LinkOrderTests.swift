@@ -9,6 +9,7 @@ import Testing
 struct LinkOrderTests {
     static let firstCalls = TestFiles.repository("scripts/link-order/first-calls.c")
     static let record = TestFiles.repository("scripts/link-order/record")
+    static let check = TestFiles.repository("scripts/link-order/check")
 
     /// Calls `twice` twice from main and `inThread` from a second thread; never calls `never`.
     static let program = """
@@ -174,6 +175,86 @@ struct LinkOrderTests {
             #expect(sections.contains(".text.ordered"))
             let ran = try await TestProcess.run(second, ["a", "b"])
             #expect(ran.status == 0)
+        }
+    }
+
+    /// An order as `record` writes it, naming `functions` of main.o.
+    static func order(naming functions: [String]) -> String {
+        "SECTIONS {\n  .text.ordered : {\n" + functions.map { "    */main.o(\".text.\($0)\")\n" }.joined()
+            + "    */libx.a:lib.o(\".text\")\n  }\n}\nINSERT BEFORE .text;\n"
+    }
+
+    @Test("check: an order whose functions the code still has passes; one naming functions that no longer exist is caught as stale")
+    func checkCatchesAStaleOrder() async throws {
+        try await TemporaryDirectory.with(prefix: "deeplinker-link-order") { directory in
+            for (name, text) in Self.sources { try text.write(toFile: directory.appending(name), atomically: true, encoding: .utf8) }
+            let cc = { (arguments: [String]) async throws in
+                let ran = try await TestProcess.run("/usr/bin/env", ["cc"] + arguments)
+                try #require(ran.status == 0, "cc \(arguments): \(ran.output)")
+            }
+            try await cc(["-O1", "-ffunction-sections", "-c", directory.appending("main.c"), "-o", directory.appending("main.o")])
+            try await cc(["-O1", "-c", directory.appending("lib.c"), "-o", directory.appending("lib.o")])
+            let archived = try await TestProcess.run("/usr/bin/ar", ["rcs", directory.appending("libx.a"), directory.appending("lib.o")])
+            try #require(archived.status == 0, "\(archived.output)")
+            let objects = [directory.appending("main.o"), "-L" + directory.path, "-lx", "-no-pie", "-fuse-ld=lld"]
+
+            // The functions of today's code, then an order recorded from code whose functions were
+            // renamed since: one of ten names is still there (10%), under the 90% needed.
+            let fresh = directory.appending("fresh.ld")
+            try Self.order(naming: ["main", "hot1", "cold1"]).write(toFile: fresh, atomically: true, encoding: .utf8)
+            let stale = directory.appending("stale.ld")
+            let gone = (1...9).map { "renamedAway\($0)" }
+            try Self.order(naming: ["main"] + gone).write(toFile: stale, atomically: true, encoding: .utf8)
+            for (script, binary) in [(fresh, "fresh"), (stale, "stale")] {
+                try await cc(objects + ["-Wl,--script=" + script, "-o", directory.appending(binary)])
+            }
+
+            let passed = try await TestProcess.run(Self.check, [directory.appending("fresh"), fresh])
+            #expect(passed.status == 0, "\(passed.output)")
+            #expect(passed.stderr.contains("3 of the 3 functions fresh.ld names (100.0%)"), "\(passed.stderr)")
+
+            let caught = try await TestProcess.run(Self.check, [directory.appending("stale"), stale])
+            #expect(caught.status == 1, "\(caught.output)")
+            #expect(caught.stderr.contains("STALE ORDER: only 1 of the 10 functions stale.ld names (10.0%)"), "\(caught.stderr)")
+            #expect(caught.stderr.contains("renamedAway1"))
+            #expect(caught.stderr.contains("scripts/link-order/record"))
+
+            // The bar is the caller's: at 10% the stale order passes.
+            let lowered = try await TestProcess.run(Self.check, [directory.appending("stale"), stale, "--minimum", "10"])
+            #expect(lowered.status == 0, "\(lowered.output)")
+
+            // A binary linked without the order has no .text.ordered: that is said, not passed.
+            try await cc(objects + ["-o", directory.appending("unordered")])
+            let unordered = try await TestProcess.run(Self.check, [directory.appending("unordered"), fresh])
+            #expect(unordered.status != 0)
+            #expect(unordered.stderr.contains("has no .text.ordered section"), "\(unordered.stderr)")
+        }
+    }
+
+    @Test("static-build says loudly that it links without the order when ld.lld is not on PATH")
+    func staticBuildWithoutLLD() async throws {
+        try await TemporaryDirectory.with(prefix: "deeplinker-link-order") { directory in
+            // swift and swiftc from the toolchain, without its ld.lld beside them.
+            let swift = try #require(ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+                .map { String($0) + "/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+            let toolchain = URL(fileURLWithPath: swift).resolvingSymlinksInPath().deletingLastPathComponent().path
+            for tool in ["swift", "swiftc"] {
+                try FileManager.default.createSymbolicLink(atPath: directory.appending(tool), withDestinationPath: toolchain + "/" + tool)
+            }
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = directory.path + ":/usr/bin:/bin"
+            // --show-bin-path only prints the path: nothing is built or removed.
+            let ran = try await TestProcess.run(
+                TestFiles.repository("scripts/static-build"), ["--show-bin-path"], environment: environment)
+            #expect(ran.status == 0, "\(ran.output)")
+            #expect(ran.stderr.contains("WARNING: ld.lld is not on PATH"), "\(ran.stderr)")
+            #expect(ran.stderr.contains("is NOT used"))
+
+            environment["PATH"] = directory.path + ":" + toolchain + ":/usr/bin:/bin"
+            let withLLD = try await TestProcess.run(
+                TestFiles.repository("scripts/static-build"), ["--show-bin-path"], environment: environment)
+            #expect(withLLD.status == 0, "\(withLLD.output)")
+            #expect(!withLLD.stderr.contains("WARNING"), "\(withLLD.stderr)")
         }
     }
 }

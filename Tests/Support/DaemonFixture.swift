@@ -3,6 +3,7 @@ import DeeplinkerClient
 import DeeplinkerDaemon
 import Foundation
 import Logging
+import TaskThreads
 
 /// One test's world, the one daemon fixture of every test target: a private `dbus-daemon`, a
 /// temporary root holding the route files (`configDir`), the state (`stateDir`), the daemon's

@@ -3,6 +3,7 @@ import DeeplinkerCore
 import DeeplinkerDaemon
 import Foundation
 import Logging
+import TaskThreads
 
 /// The daemon's method table in process, with no bus at all (the analogue of Hummingbird's
 /// `.router` test mode): route files in a temporary directory, an in-memory store, the real core

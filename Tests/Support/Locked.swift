@@ -1,4 +1,4 @@
-import DBusKit
+import TaskThreads
 
 /// A value behind a lock (the package's `LockedValue`, which ThreadSanitizer sees), shareable by reference: state that
 /// handlers on the bus thread and the test share, such as a stand-in's answer or a counter.

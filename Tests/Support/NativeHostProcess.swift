@@ -1,4 +1,5 @@
 import DBusKit
+import TaskThreads
 import DeeplinkerCore
 import Foundation
 import Spawn

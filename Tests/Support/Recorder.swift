@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import TaskThreads
 
 /// Collects values from callbacks and lets a test wait for the ones it expects, without sleeping.
 /// Every element is kept: `first(where:)` and `wait(count:where:)` also see elements that arrived

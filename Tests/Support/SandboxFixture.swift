@@ -1,6 +1,7 @@
 import DBusKit
 import Foundation
 import Spawn
+import TaskThreads
 
 /// A Flatpak-like sandbox without Flatpak, as Flatpak itself builds one: `bwrap` runs
 /// `xdg-dbus-proxy --filter --own=APP [--talk=org.deeplinker.Deeplinker1]` in a fresh root holding

@@ -1,5 +1,6 @@
 import DeeplinkerCore
 import DBusKit
+import TaskThreads
 
 /// A manually advanced clock: engine and daemon tests control time (TTL, de-duplication) without
 /// sleeping.

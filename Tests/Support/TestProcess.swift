@@ -1,6 +1,7 @@
 import Foundation
 import DBusKit
 import Spawn
+import TaskThreads
 
 /// A program a test runs: its stdout and stderr lines can be awaited (with time-outs, never
 /// sleeps), keys written to its stdin, and its exit awaited with a time-out that kills it. The one

@@ -1,6 +1,5 @@
 import Dispatch
 import Glibc
-import Synchronization
 import Testing
 import TaskThreads
 
@@ -26,7 +25,7 @@ struct JobThreadsTests {
     @Test("with one thread, jobs run in the order they were enqueued, past the ring's first size")
     func fifo() async {
         let pool = JobThreads(threads: 1, name: "test-fifo")
-        let order = Locked<[Int]>([])
+        let order = LockedValue<[Int]>([])
         // The thread is held by a first job until all 200 are queued: more than the ring's 64 slots.
         let gate = DispatchSemaphore(value: 0)
         let held = Task(executorPreference: pool) { gate.wait() }
@@ -43,11 +42,4 @@ struct JobThreadsTests {
 
 extension String {
     func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
-}
-
-/// A value behind a lock, for collecting what concurrent jobs saw.
-final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
 }

@@ -24,7 +24,7 @@ struct TimerThreadTests {
     @Test("sleeps end in the order of their deadlines, not of their start")
     func deadlineOrder() async throws {
         let timers = TimerThread(name: "test-order")
-        let ended = Locked<[Int]>([])
+        let ended = LockedValue<[Int]>([])
         await withThrowingTaskGroup(of: Void.self) { group in
             for (index, milliseconds) in [60, 20, 40].enumerated() {
                 group.addTask {

@@ -4,9 +4,15 @@
 #ifndef CTASKTHREADS_H
 #define CTASKTHREADS_H
 
-/// Sets the runtime's `swift_task_enqueueGlobal_hook` (a `@convention(thin)` function taking the
-/// job and the runtime's own enqueue) and returns the hook it replaces, NULL when there was none.
-void *_Nullable ctaskthreads_set_enqueue_global(void *_Nullable hook);
+#include <stdbool.h>
+
+/// The address of the runtime's `swift_task_enqueueGlobal_hook` (a `@convention(thin)` function
+/// taking the job and the runtime's own enqueue; NULL when no hook is installed).
+void *_Nullable *_Nonnull ctaskthreads_enqueue_global_hook(void);
+
+/// Atomically: if `*slot` is `*expected`, stores `desired` there and returns true; otherwise
+/// writes the value found to `*expected` and returns false.
+bool ctaskthreads_compare_exchange(void *_Nullable *_Nonnull slot, void *_Nullable *_Nonnull expected, void *_Nullable desired);
 
 /// Names the calling thread (at most 15 bytes are kept), for `top -H`, `perf` and /proc.
 void ctaskthreads_set_thread_name(const char *_Nonnull name);

@@ -28,7 +28,7 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
         var parts = ["type='signal'"]
         func add(_ key: String, _ value: String?) {
             guard let value else { return }
-            let quoted = value.replacingOccurrences(of: "'", with: "'\\''")
+            let quoted = value.replacing("'", with: "'\\''")
             parts.append("\(key)='\(quoted)'")
         }
         add("sender", sender)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Spawn
 
 /// A `dbus-daemon` of our own, for tests and for running without a session bus. It listens on a
@@ -81,6 +82,6 @@ public final class PrivateBus: Sendable {
     }
 
     private static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        s.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
     }
 }

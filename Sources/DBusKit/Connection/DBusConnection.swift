@@ -1,6 +1,7 @@
 internal import CDBus
-import Foundation
+import FoundationEssentials
 import Synchronization
+import TaskThreads
 
 /// A private connection to a message bus, run by its own `EventLoop` thread. All methods may be
 /// called from any thread or task.
@@ -123,7 +124,7 @@ public final class DBusConnection: @unchecked Sendable {
         guard !released.load(ordering: .acquiring) else { return }
         if loop.isLoopThread {
             // Waiting for our own thread to stop would never end; let another thread do it.
-            Thread.detachNewThread { [self] in close() }
+            NamedThread.start(name: "dbus-close") { [self] in close() }
             return
         }
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }

@@ -1,6 +1,9 @@
 internal import CDBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
+import TaskThreads
 
 /// Runs one libdbus connection on a dedicated thread: `poll(2)` over libdbus's watches, its
 /// timeouts and an eventfd that other threads write to after posting a job. Every libdbus call
@@ -22,8 +25,7 @@ final class EventLoop: @unchecked Sendable {
     /// The loop thread's id, 0 until that thread has started (it stores its own id first thing,
     /// so messages it dispatches always find themselves on the loop).
     private let thread = Atomic<UInt>(0)
-    private var threadName = ""
-    private let finishedCondition = NSCondition()
+    private let finishedCondition = ThreadCondition()
 
     /// Called on the loop thread after each wake-up to let the owner dispatch messages.
     var onIteration: () -> Void = {}
@@ -42,19 +44,13 @@ final class EventLoop: @unchecked Sendable {
         close(wakeFD)
     }
 
-    /// Starts the loop thread, named `name` (cut to the 15 bytes Linux allows) for `top` and `perf`.
+    /// Starts the loop thread, named `name` (cut to the 15 bytes Linux allows) for `top` and `perf`,
+    /// with glibc's default 8 MiB stack: libdbus's callbacks and the handlers they call run on it.
     func start(name: String) {
-        threadName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
-        let box = Unmanaged.passRetained(self)
-        var tid = pthread_t()
-        pthread_create(&tid, nil, { raw in
-            let loop = Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue()
-            loop.thread.store(UInt(pthread_self()), ordering: .releasing)
-            cdbus_set_current_thread_name(loop.threadName)
-            loop.runLoop()
-            return nil
-        }, box.toOpaque())
-        pthread_detach(tid)
+        NamedThread.start(name: name, stackSize: 8 << 20) { [self] in
+            thread.store(UInt(pthread_self()), ordering: .releasing)
+            runLoop()
+        }
     }
 
     var isLoopThread: Bool {
@@ -117,9 +113,9 @@ final class EventLoop: @unchecked Sendable {
     func stopAndWait() {
         post { [self] in running = false }
         if isLoopThread { return }
-        finishedCondition.lock()
-        while !jobs.withLock({ $0.finished }) { finishedCondition.wait() }
-        finishedCondition.unlock()
+        finishedCondition.withLock {
+            while !jobs.withLock({ $0.finished }) { finishedCondition.wait() }
+        }
     }
 
     private func runJobs() {
@@ -206,9 +202,7 @@ final class EventLoop: @unchecked Sendable {
             return taken
         }
         for job in leftovers { job() }
-        finishedCondition.lock()
-        finishedCondition.broadcast()
-        finishedCondition.unlock()
+        finishedCondition.withLock { finishedCondition.broadcast() }
     }
 
     private func fireTimeouts() {

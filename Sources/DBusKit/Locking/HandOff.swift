@@ -1,3 +1,5 @@
+import TaskThreads
+
 /// Waits for a value that another thread produces, like `withCheckedThrowingContinuation`, but
 /// passes the value through a ``LockedValue`` and uses the continuation only to wake the task.
 ///

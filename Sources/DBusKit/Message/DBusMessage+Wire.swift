@@ -1,5 +1,5 @@
 internal import CDBus
-import Foundation
+import FoundationEssentials
 
 /// Messages as bytes in the D-Bus wire format: for fuzzers and tools that replay captured calls.
 extension DBusMessage {

@@ -1,5 +1,5 @@
 internal import CDBus
-import Foundation
+import FoundationEssentials
 
 /// Owns one libdbus `DBusMessage` reference; header accessors and factories.
 public final class DBusMessage: @unchecked Sendable {
@@ -112,7 +112,7 @@ public final class DBusMessage: @unchecked Sendable {
     /// An error reply answering this call. Invalid error names become `org.freedesktop.DBus.Error.Failed`.
     public func makeErrorReply(_ error: DBusError) throws(DBusError) -> DBusMessage {
         let name = (try? Validation.check(errorName: error.name)) != nil ? error.name : "org.freedesktop.DBus.Error.Failed"
-        let text = error.message.replacingOccurrences(of: "\0", with: "\\0")
+        let text = error.message.replacing("\0", with: "\\0")
         guard let reply = dbus_message_new_error(raw, name, text) else { throw .noMemory() }
         return DBusMessage(owning: reply)
     }

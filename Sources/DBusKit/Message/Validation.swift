@@ -50,6 +50,6 @@ enum Validation {
     /// The value shortened and with NULs made visible, for error messages.
     static func printable(_ value: String) -> String {
         let shown = value.count > 200 ? String(value.prefix(200)) + "…" : value
-        return shown.replacingOccurrences(of: "\0", with: "\\0")
+        return shown.replacing("\0", with: "\\0")
     }
 }

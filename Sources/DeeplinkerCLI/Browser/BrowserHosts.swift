@@ -1,6 +1,6 @@
 import DeeplinkerCore
 import DeeplinkerProtocol
-import Foundation
+import FoundationEssentials
 
 /// Where and what `install-browser` writes (SPEC §10): a native messaging host manifest named
 /// `org.deeplinker.native_host` per browser, in the user's own folders, each naming the wrapper
@@ -76,6 +76,6 @@ public struct BrowserHosts: Sendable {
     }
 
     static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

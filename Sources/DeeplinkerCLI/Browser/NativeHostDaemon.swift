@@ -2,7 +2,7 @@ import DBusKit
 import DeeplinkerClient
 import DeeplinkerCore
 import DeeplinkerProtocol
-import Foundation
+import FoundationEssentials
 import Spawn
 
 /// The native host's side of the daemon: the claims, and `OpenURL("", url)` for a link the policy

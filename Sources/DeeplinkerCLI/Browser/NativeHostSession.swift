@@ -1,5 +1,5 @@
 import DeeplinkerCore
-import Foundation
+import Glibc
 
 /// The native host's loop (SPEC §10): reads framed messages from `input` until it ends, answers
 /// each on `output` through `answer`, and stops at the first fatal frame. Only requests that parse
@@ -63,7 +63,7 @@ struct NativeHostSession {
     private func write(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Foundation.write(output, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 return false

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
 
 /// `deeplinker check [FILE...]`: validates route files offline, printing `file:line:col: message`
 /// for each problem; exits 8 when any file is broken.

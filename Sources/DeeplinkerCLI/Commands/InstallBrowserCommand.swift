@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// Which browsers `install-browser` and `uninstall-browser` act on.
 enum BrowserChoice: String, ExpressibleByArgument, CaseIterable {
@@ -102,11 +102,11 @@ extension BrowserHosts {
     static func write(_ text: String, to path: String, executable: Bool) throws(CLIFailure) {
         do {
             try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: path)
         } catch {
-            throw CLIFailure(.failure, "cannot write \(path): \(error.localizedDescription)")
+            throw CLIFailure(.failure, "cannot write \(path): \(error)")
         }
     }
 
@@ -117,7 +117,7 @@ extension BrowserHosts {
             try FileManager.default.removeItem(atPath: path)
             return true
         } catch {
-            throw CLIFailure(.failure, "cannot remove \(path): \(error.localizedDescription)")
+            throw CLIFailure(.failure, "cannot remove \(path): \(error)")
         }
     }
 }

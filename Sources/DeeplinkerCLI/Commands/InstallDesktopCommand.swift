@@ -1,6 +1,6 @@
 import ArgumentParser
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
 
 /// `deeplinker install-desktop ID` (SPEC §8): writes the hidden handler entry
 /// `ID.deeplinker.desktop` and makes it the default for the app's schemes in mimeapps.list, and

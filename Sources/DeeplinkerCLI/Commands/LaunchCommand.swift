@@ -1,7 +1,7 @@
 import ArgumentParser
 import DeeplinkerClient
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
 
 /// `deeplinker launch ID [URL | --options JSON]`: a launch with options, classified like
 /// `didFinishLaunchingWithOptions`; the kind is computed here with the core's classifier.
@@ -33,7 +33,9 @@ struct LaunchCommand: AsyncParsableCommand {
     func run() async throws {
         let input: String
         if let url {
-            let data = try JSONSerialization.data(withJSONObject: ["url": url], options: [.withoutEscapingSlashes])
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            let data = try encoder.encode(["url": url])
             input = String(decoding: data, as: UTF8.self)
         } else {
             input = launchOptions ?? ""

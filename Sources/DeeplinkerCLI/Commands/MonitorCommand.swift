@@ -1,6 +1,6 @@
 import ArgumentParser
 import DeeplinkerClient
-import Foundation
+import FoundationEssentials
 
 /// `deeplinker monitor`: prints every `InvocationChanged` signal until interrupted.
 struct MonitorCommand: AsyncParsableCommand {

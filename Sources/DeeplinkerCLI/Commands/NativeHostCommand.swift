@@ -1,6 +1,6 @@
 import ArgumentParser
 import DeeplinkerCore
-import Foundation
+import Glibc
 
 /// `deeplinker native-host` (SPEC §10): the browsers' native messaging host
 /// `org.deeplinker.native_host`, started by Chromium or Firefox through the manifest that

@@ -1,7 +1,8 @@
 import ArgumentParser
 import DBusKit
 import DeeplinkerClient
-import Foundation
+import FoundationEssentials
+import TaskThreads
 
 /// `deeplinker simulate-app ID`: acts as the app, built on `DeeplinkerClient`: owns the app's
 /// name, answers `ActivateAction` and `Activate`, prints each route and activation, and changes state on flags and keys.
@@ -162,7 +163,7 @@ struct SimulateAppCommand: AsyncParsableCommand {
 
     /// Reads stdin on a thread of its own; every non-space character is a key.
     private func readKeys(into continuation: AsyncStream<Input>.Continuation) {
-        Thread.detachNewThread {
+        NamedThread.start(name: "keys") {
             while let line = readLine() {
                 for character in line where !character.isWhitespace { continuation.yield(.key(character)) }
             }

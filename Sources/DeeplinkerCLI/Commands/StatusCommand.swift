@@ -1,7 +1,7 @@
 import ArgumentParser
 import DBusKit
 import DeeplinkerClient
-import Foundation
+import FoundationEssentials
 
 /// `deeplinker status`: whether the daemon runs, and its version, uptime, owner, state, apps,
 /// pending routes and broken route files (SPEC §7). Never starts the daemon.
@@ -94,7 +94,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     static func bytes(_ count: UInt64) -> String {
         if count < 1024 { return "\(count) B" }
-        if count < 1024 * 1024 { return String(format: "%.1f KiB", Double(count) / 1024) }
-        return String(format: "%.1f MiB", Double(count) / 1_048_576)
+        if count < 1024 * 1024 { return Output.format("%.1f", Double(count) / 1024) + " KiB" }
+        return Output.format("%.1f", Double(count) / 1_048_576) + " MiB"
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
 
 /// `deeplinker uninstall-desktop ID` (SPEC §8): removes what `install-desktop` wrote for the app —
 /// the handler entry, the app entry when deeplinker wrote it, and the mimeapps.list defaults that

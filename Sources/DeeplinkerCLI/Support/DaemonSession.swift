@@ -1,6 +1,6 @@
 import DBusKit
 import DeeplinkerClient
-import Foundation
+import FoundationEssentials
 import DeeplinkerProtocol
 
 /// Connects to the daemon for one verb and turns bus errors into `CLIFailure`s.

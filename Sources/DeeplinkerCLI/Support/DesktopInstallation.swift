@@ -1,5 +1,6 @@
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Spawn
 import DeeplinkerRouteFiles
 
@@ -96,10 +97,10 @@ struct DesktopInstallation {
     func write(_ text: String, to path: String) throws(CLIFailure) {
         do {
             try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIFailure(.failure, "cannot write \(path): \(error.localizedDescription)")
+            throw CLIFailure(.failure, "cannot write \(path): \(error)")
         }
     }
 
@@ -108,7 +109,7 @@ struct DesktopInstallation {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {
-            throw CLIFailure(.failure, "cannot remove \(path): \(error.localizedDescription)")
+            throw CLIFailure(.failure, "cannot remove \(path): \(error)")
         }
     }
 
@@ -116,7 +117,7 @@ struct DesktopInstallation {
     /// entries are gone), so that uninstalling leaves the directory as it was.
     func removeEmptyCache() {
         let cache = applications + "/mimeinfo.cache"
-        guard let text = Self.read(cache), text.trimmingCharacters(in: .whitespacesAndNewlines) == "[MIME Cache]" else { return }
+        guard let text = Self.read(cache), text.split(whereSeparator: \.isWhitespace) == ["[MIME", "Cache]"] else { return }
         try? FileManager.default.removeItem(atPath: cache)
     }
 

@@ -1,8 +1,8 @@
-import Foundation
+import FoundationEssentials
 
 /// Raw text to stdout, for output that must stay byte-exact (a desktop entry).
 enum FileOutput {
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Output.write(text, to: 1)
     }
 }

@@ -1,6 +1,6 @@
 import DeeplinkerCore
 import DeeplinkerRouteFiles
-import Foundation
+import FoundationEssentials
 import DeeplinkerProtocol
 
 /// Route files for the offline verbs (`check`, `route`, `desktop-entry`, `install-desktop`): the

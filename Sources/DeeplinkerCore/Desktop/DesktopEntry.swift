@@ -173,7 +173,7 @@ public enum DesktopEntry {
         }
         guard !quoted, !escaped else { return nil }
         if let arg = current { out.append(arg) }
-        return out.map { $0.replacingOccurrences(of: "%%", with: "%") }
+        return out.map { $0.replacing("%%", with: "%") }
     }
 
     /// A desktop action id from a shortcut type: action ids allow only `A-Za-z0-9-`.
@@ -203,7 +203,7 @@ public enum DesktopEntry {
     public static func quoteExecArgument(_ arg: String) -> String {
         let reserved = Set(" \t\n\"'\\><~|&;$*?#()`")
         guard arg.contains(where: { reserved.contains($0) }) || arg.isEmpty else {
-            return arg.replacingOccurrences(of: "%", with: "%%")
+            return arg.replacing("%", with: "%%")
         }
         var out = "\""
         for c in arg {
@@ -215,6 +215,6 @@ public enum DesktopEntry {
             if c == "\"" || c == "`" || c == "$" { out += "\\\\" }
             out.append(c)
         }
-        return (out + "\"").replacingOccurrences(of: "%", with: "%%")
+        return (out + "\"").replacing("%", with: "%%")
     }
 }

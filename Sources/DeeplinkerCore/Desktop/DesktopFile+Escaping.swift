@@ -45,6 +45,6 @@ extension DesktopFile {
 
     /// A list value as written: each item escaped, `;` inside an item as `\;`, each item ended by `;`.
     public static func escapeList(_ items: [String]) -> String {
-        items.map { escape($0).replacingOccurrences(of: ";", with: "\\;") + ";" }.joined()
+        items.map { escape($0).replacing(";", with: "\\;") + ";" }.joined()
     }
 }

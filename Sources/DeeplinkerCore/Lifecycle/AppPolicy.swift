@@ -2,7 +2,7 @@
 ///
 /// The engine knows nothing about route files: the daemon builds one `AppPolicy` per configured app
 /// (SPEC §5 keys `pending-ttl`, `dedupe-window`, `delivery-timeout`, `max-attempts`,
-/// `lifecycle-senders`, `restore-last-route`, `delivery`) and hands it to ``DeeplinkEngine``.
+/// `lifecycle-senders`, `restore-last-route`, `delivery`, `raise`, `ready`) and hands it to ``DeeplinkEngine``.
 public struct AppPolicy: Sendable, Hashable {
     /// How long a pending route may wait for `BecameActive`; `nil` means it never expires (`pending-ttl = "0"`).
     public var pendingTTL: Duration?
@@ -20,6 +20,8 @@ public struct AppPolicy: Sendable, Hashable {
     public var delivery: DeliveryMode
     /// Whether an invocation for a running app that is not active asks it to come to the front.
     public var raise: Bool
+    /// What makes the app active: its own reports, owning its name, or the focus of its window.
+    public var ready: Readiness
 
     public init(
         pendingTTL: Duration? = .seconds(600),
@@ -29,7 +31,8 @@ public struct AppPolicy: Sendable, Hashable {
         lifecycleSenders: LifecycleSenders = .owner,
         restoreLastRoute: Bool = false,
         delivery: DeliveryMode = .activateAction,
-        raise: Bool = true
+        raise: Bool = true,
+        ready: Readiness = .signal
     ) {
         self.pendingTTL = pendingTTL
         self.dedupeWindow = dedupeWindow
@@ -39,8 +42,9 @@ public struct AppPolicy: Sendable, Hashable {
         self.restoreLastRoute = restoreLastRoute
         self.delivery = delivery
         self.raise = raise
+        self.ready = ready
     }
 
-    /// The SPEC §5 defaults: 10 min TTL, 2 s dedupe window, 5 s timeout, 3 attempts, owner-only, no restore, activate-action.
+    /// The SPEC §5 defaults: 10 min TTL, 2 s dedupe window, 5 s timeout, 3 attempts, owner-only, no restore, activate-action, raise, ready by signal.
     public static let `default` = AppPolicy()
 }

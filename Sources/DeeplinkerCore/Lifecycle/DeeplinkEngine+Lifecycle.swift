@@ -1,11 +1,36 @@
 extension DeeplinkEngine {
     /// `NameOwnerChanged` for an app id: `newOwner` is the new unique name, `nil` when the name was lost.
     /// A new owner makes the app `inactive` (routes wait for its `BecameActive`); no owner, `not-running`.
+    /// A `ready = "name"` app is `active` as soon as it owns its name (its route goes out then), and so
+    /// is a `ready = "focus"` app whose window has the focus.
     public mutating func nameOwnerChanged(appID: String, newOwner: String?) -> [EngineEffect] {
         let owner = newOwner.flatMap { $0.isEmpty ? nil : $0 }
         let now = clock.nowMicroseconds()
-        return withRecord(appID) { $0.ownerChanged(to: owner, now: now) }
+        let policy = effectivePolicy(appID)
+        let focused = focusedApp == appID
+        return withRecord(appID) { $0.ownerChanged(to: owner, policy: policy, focused: focused, now: now) }
     }
+
+    /// `SetFocusedApp(app_id)`: one of `appID`'s windows has the input focus now (`""`: no known
+    /// app's). For `ready = "focus"` apps the app that lost the focus becomes `inactive` and the one
+    /// that gained it `active` (delivering its pending route), in that order; other apps' states
+    /// are left alone. Reporting the same app again changes nothing.
+    public mutating func setFocusedApp(_ appID: String) -> [EngineEffect] {
+        let focused = appID.isEmpty ? nil : appID
+        guard focused != focusedApp else { return [] }
+        let previous = focusedApp
+        focusedApp = focused
+        let now = clock.nowMicroseconds()
+        var effects: [EngineEffect] = []
+        for (app, gained) in [(previous, false), (focused, true)] {
+            guard let app, let policy = policies[app], policy.ready == .focus else { continue }
+            effects += withRecord(app) { $0.focusChanged(gained: gained, policy: policy, now: now) }
+        }
+        return effects
+    }
+
+    /// The app whose window has the input focus, as last reported by `SetFocusedApp`.
+    public var focused: String? { focusedApp }
 
     /// An `org.deeplinker.Lifecycle1` signal from `sender` on the app's object path. Throws
     /// `accessDenied` unless `sender` owns the app's name or the app accepts `lifecycle-senders = any`
@@ -32,8 +57,10 @@ extension DeeplinkEngine {
     }
 
     /// The shared body of ``lifecycleSignal(_:appID:sender:)`` and ``setAppState(_:appID:sender:)``.
+    /// A `ready = "name"` app's own reports are ignored: owning its name is what makes it active.
     private mutating func report(_ state: AppState, appID: String, sender: String) throws(DeeplinkerError) -> [EngineEffect] {
         let policy = try requirePolicy(appID)
+        if policy.ready == .name { return [] }
         let now = clock.nowMicroseconds()
         return try withRecord(appID) { (record: inout EngineAppRecord) throws(DeeplinkerError) -> [EngineEffect] in
             try record.authorize(sender: sender, policy: policy)

@@ -3,7 +3,8 @@ extension DeeplinkEngine {
     /// app ids' bus names (`currentOwners[appID]` = unique name; absent = nobody owns it).
     ///
     /// - An app's recorded state is restored only if the same unique name still owns its name;
-    ///   otherwise it is `inactive` (someone else owns it) or `not-running`. A state recorded without
+    ///   otherwise it is `inactive` (someone else owns it) or `not-running`. A `ready = "name"` app
+    ///   is `active` whenever its name is owned. A state recorded without
     ///   an owner (`lifecycle-senders = any`) is not restored.
     /// - Per app, the newest open invocation becomes the pending deeplink; older open ones are
     ///   `superseded`. One found `delivering` (the daemon died before the outcome) becomes `pending`
@@ -20,9 +21,14 @@ extension DeeplinkEngine {
         for stored in snapshot.appStates {
             appIDs.insert(stored.appID)
             let current = currentOwners[stored.appID].flatMap { $0.isEmpty ? nil : $0 }
+            let ready = effectivePolicy(stored.appID).ready
             withRecord(stored.appID) { record in
                 record.owner = current
-                if let owner = stored.owner, owner == current {
+                if ready == .name {
+                    // Owning its name is being active, whatever was recorded.
+                    record.state = current == nil ? .notRunning : .active
+                    record.activeOwner = current
+                } else if let owner = stored.owner, owner == current {
                     record.state = stored.state
                     record.activeOwner = stored.state == .active ? owner : nil
                 } else {
@@ -36,7 +42,8 @@ extension DeeplinkEngine {
         }
         for (appID, owner) in currentOwners.sorted(by: { $0.key < $1.key })
         where !owner.isEmpty && !snapshot.appStates.contains(where: { $0.appID == appID }) {
-            effects += withRecord(appID) { $0.ownerChanged(to: owner, now: now) }
+            let policy = effectivePolicy(appID)
+            effects += withRecord(appID) { $0.ownerChanged(to: owner, policy: policy, focused: false, now: now) }
         }
 
         for (appID, route) in snapshot.lastDeliveredRoutes {

@@ -12,6 +12,8 @@ public struct DeeplinkEngine: Sendable {
     /// The policy of every configured app; an app without one is unknown.
     var policies: [String: AppPolicy]
     var apps: [String: EngineAppRecord] = [:]
+    /// The app whose window has the input focus (`SetFocusedApp`), nil for none.
+    var focusedApp: String?
 
     public init(clock: any EngineClock = SystemEngineClock(), policies: [String: AppPolicy] = [:]) {
         self.clock = clock

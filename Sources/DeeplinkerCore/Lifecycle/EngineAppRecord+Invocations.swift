@@ -31,7 +31,9 @@ extension EngineAppRecord {
 
     /// Brings the app to the user for an invocation: `.launch` if it is not running and no launch
     /// was requested in the last ``relaunchInterval`` (a burst of invocations for a starting app
-    /// launches it once); `.raise` to its owner if it runs but is not active and `raise` is on.
+    /// launches it once); `.raise` to its owner if it runs but is not active and `raise` is on. A
+    /// `ready = "name"` app counts as active whenever it runs, so it is raised then too (before its
+    /// route goes out: `Activate`, then `ActivateAction`).
     mutating func summon(_ summons: Summons, policy: AppPolicy, now: Int64) -> [EngineEffect] {
         switch state {
         case .notRunning:
@@ -44,7 +46,10 @@ extension EngineAppRecord {
             raise.owner = owner
             return [.raise(raise)]
         case .active:
-            return []
+            guard policy.ready == .name, policy.raise, let owner else { return [] }
+            var raise = summons
+            raise.owner = owner
+            return [.raise(raise)]
         }
     }
 

@@ -26,14 +26,34 @@ extension EngineAppRecord {
         return effects
     }
 
-    /// Applies a change of the name's owner: losing it means `not-running`, gaining it (or a new
-    /// owner replacing the old one) means `inactive`, so a route waits for the new owner's `BecameActive`.
-    mutating func ownerChanged(to newOwner: String?, now: Int64) -> [EngineEffect] {
+    /// Applies a change of the name's owner: losing it means `not-running`; gaining it (or a new
+    /// owner replacing the old one) means `inactive`, so a route waits for the new owner's
+    /// `BecameActive`, except for a `ready = "name"` app (owning its name is being active) and a
+    /// `ready = "focus"` app whose window has the focus: those are `active` and get their route.
+    mutating func ownerChanged(to newOwner: String?, policy: AppPolicy, focused: Bool, now: Int64) -> [EngineEffect] {
         guard newOwner != owner else { return [] }
         owner = newOwner
         activeOwner = nil
         launchRequestedAt = nil
-        state = newOwner == nil ? .notRunning : .inactive
-        return [.appStateChanged(stateRecord(now: now))]
+        guard newOwner != nil else {
+            state = .notRunning
+            return [.appStateChanged(stateRecord(now: now))]
+        }
+        switch policy.ready {
+        case .name: return report(.active, policy: policy, now: now)
+        case .focus where focused: return report(.active, policy: policy, now: now)
+        case .signal, .focus:
+            state = .inactive
+            return [.appStateChanged(stateRecord(now: now))]
+        }
+    }
+
+    /// The focus moved to (`gained`) or away from one of the app's windows (`ready = "focus"`):
+    /// gaining it makes the app `active` and delivers its route; losing it makes an active app
+    /// `inactive`, or `not-running` when nobody owns its name.
+    mutating func focusChanged(gained: Bool, policy: AppPolicy, now: Int64) -> [EngineEffect] {
+        if gained { return report(.active, policy: policy, now: now) }
+        guard state == .active else { return [] }
+        return report(owner == nil ? .notRunning : .inactive, policy: policy, now: now)
     }
 }

@@ -62,6 +62,10 @@ extension Daemon {
         DaemonMethod(
             "Reload", In.None.self, Out.None.self, access: .hostOnly,
             "Re-reads the route files; a broken file keeps its app's routes and is reported.", handler: reload),
+        DaemonMethod(
+            "SetFocusedApp", In.App.self, Out.None.self, access: .hostOnly,
+            "The app whose window has the input focus (\"\" for none), from deeplinker focus-watch: ready = \"focus\" apps follow it.",
+            handler: setFocusedApp),
     ]
 
     /// The table's entries by name, for the dispatcher of in-process calls.

@@ -5,8 +5,9 @@
 /// conformance look-ups, each a scan of the executable's 6,500 conformance records: about 1 ms of
 /// a 15 ms cold-start budget (README, "Cold start"). So a command line made only of known options
 /// with valid values takes this path, and anything else (`--help`, `--version`, completion
-/// scripts, an unknown option, a missing or bad value, a repeated option) gets nil, and
-/// ArgumentParser parses it and gives its usual answer or refusal.
+/// scripts, an unknown option, a missing or bad value) gets nil, and ArgumentParser parses it and
+/// gives its usual answer or refusal. Where both accept a command line they read the same options
+/// from it (a repeated option: the last value), which `DaemonArgumentsAgreementTests` checks.
 public struct DaemonArguments: Equatable, Sendable {
     // Four stored options rather than a dictionary: a `[DaemonOption: String]` is a generic type
     // the runtime instantiates on first use, with conformance scans this path exists to avoid.
@@ -42,7 +43,8 @@ public struct DaemonArguments: Equatable, Sendable {
     }
 
     /// `arguments` without the program name: `--name value` or `--name=value` pairs of
-    /// ``DaemonOption``s, each at most once; nil for anything else.
+    /// ``DaemonOption``s (a repeated one keeps its last value; `--name=` with nothing after the `=`
+    /// is a missing value); nil for anything else.
     public static func parse(_ arguments: [String]) -> DaemonArguments? {
         var parsed = DaemonArguments()
         var index = arguments.startIndex
@@ -55,6 +57,7 @@ public struct DaemonArguments: Equatable, Sendable {
             if let equals = body.firstIndex(of: "=") {
                 name = body[..<equals]
                 value = String(body[body.index(after: equals)...])
+                guard !value.isEmpty else { return nil }
             } else {
                 name = body
                 index += 1
@@ -62,7 +65,7 @@ public struct DaemonArguments: Equatable, Sendable {
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 value = arguments[index]
             }
-            guard let option = DaemonOption(rawValue: String(name)), parsed[option] == nil else { return nil }
+            guard let option = DaemonOption(rawValue: String(name)) else { return nil }
             if option == .logLevel && !DaemonOption.logLevels.contains(value) { return nil }
             parsed[option] = value
             index += 1

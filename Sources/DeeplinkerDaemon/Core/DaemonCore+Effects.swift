@@ -76,8 +76,8 @@ extension DaemonCore {
                 let launcher = self.launcher
                 track { _ in await launcher.launch(summons, mode: mode) }
             case .raise(let summons):
-                let launcher = self.launcher
-                track { _ in await launcher.raise(summons) }
+                // Sent now, not in a task: a delivery that follows goes out after it.
+                launcher.raise(summons)
             case .appStateChanged(let record):
                 logger.info("\(record.appID) is \(record.state.rawValue)\(record.owner.map { " (\($0))" } ?? "")")
             }

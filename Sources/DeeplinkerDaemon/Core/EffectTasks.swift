@@ -1,4 +1,5 @@
 import DBusKit
+import TaskThreads
 
 /// The tasks the daemon starts for effects (deliveries, launches, raises) and other calls it answers
 /// later, tracked so a stop waits for them for a bounded time and then cancels the rest at a known

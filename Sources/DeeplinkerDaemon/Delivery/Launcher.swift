@@ -3,6 +3,7 @@ import DeeplinkerCore
 import Foundation
 import Logging
 import DeeplinkerProtocol
+import TaskThreads
 
 /// Brings an app to the user (SPEC §6): starts one that is not running per its `launch` setting, and
 /// raises one that runs but is not active with `org.freedesktop.Application.Activate`.
@@ -128,20 +129,28 @@ final class Launcher: Sendable {
     }
 
     /// Asks a running app to come to the front: `Activate(a{sv} platform_data)` on its owner with
-    /// NO_AUTO_START. A failure is logged and changes nothing else.
-    func raise(_ summons: Summons) async {
+    /// NO_AUTO_START. A failure is logged and changes nothing else. The call is queued on the
+    /// connection before this returns, so a delivery started after it reaches the app after it
+    /// (`Activate`, then `ActivateAction`, SPEC §6).
+    func raise(_ summons: Summons) {
         guard let owner = summons.owner else { return }
         var data: [String: DBusValue] = [:]
         if let token = summons.activationToken { data[PlatformDataKey.activationToken] = .string(token) }
         if let id = summons.desktopStartupID { data[PlatformDataKey.desktopStartupID] = .string(id) }
         if let id = summons.invocationID { data[PlatformDataKey.invocationID] = .string(id) }
+        let (appID, logger) = (summons.appID, self.logger)
         do {
-            _ = try await connection.call(
-                destination: owner, path: DeeplinkerBus.objectPath(forAppID: summons.appID), interface: DeeplinkerBus.applicationInterface,
-                member: "Activate", arguments: [.variantDictionary(data)], timeout: .seconds(5), noAutoStart: true)
-            logger.debug("raised \(summons.appID) (\(owner))")
+            let message = try DBusMessage.methodCall(
+                destination: owner, path: DeeplinkerBus.objectPath(forAppID: appID), interface: DeeplinkerBus.applicationInterface,
+                member: "Activate", arguments: [.variantDictionary(data)], noAutoStart: true)
+            connection.startCall(message, timeout: .seconds(5)) { result in
+                switch result {
+                case .success: logger.debug("raised \(appID) (\(owner))")
+                case .failure(let error): logger.notice("could not raise \(appID) (\(owner)): \(error.name): \(error.message)")
+                }
+            }
         } catch {
-            logger.notice("could not raise \(summons.appID) (\(owner)): \(error.name): \(error.message)")
+            logger.notice("could not raise \(appID) (\(owner)): \(error.name): \(error.message)")
         }
     }
 

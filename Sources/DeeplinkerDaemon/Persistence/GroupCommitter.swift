@@ -1,6 +1,6 @@
-import DBusKit
 import Dispatch
 import Foundation
+import TaskThreads
 
 /// Batches writes: whatever is enqueued before a transaction starts goes into it, so N concurrent
 /// callers cost about two fsyncs, not N.

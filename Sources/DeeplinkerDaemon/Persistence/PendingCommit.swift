@@ -1,4 +1,4 @@
-import DBusKit
+import TaskThreads
 
 /// The durability promise of one enqueued write: ``wait()`` returns once it is committed (or throws
 /// the error that prevented it). Resolved exactly once by the store; any number of waiters.

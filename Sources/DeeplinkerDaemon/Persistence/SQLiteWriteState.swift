@@ -1,4 +1,4 @@
-import DBusKit
+import TaskThreads
 
 /// Bookkeeping used inside write transactions (which GRDB serialises on its writer queue), behind
 /// a mutex so its thread-safety is checked rather than assumed.

@@ -1,5 +1,6 @@
 import DBusKit
 import Foundation
+import TaskThreads
 
 /// What `deeplinker status` and the service manager see of the running daemon: start time, state
 /// directory, database size, broken route files, and the `STATUS=` line last sent (SPEC §7, §9).

@@ -26,6 +26,7 @@ enum SurfaceSeeds {
             (deeplinker, "SetShortcuts", [.string(app), .strings(["com.bestrecipes.favorites"])]),
             (deeplinker, "PostNotification", [.string(app), .string("s"), .string("b"), .string(#"{"type":"recipe","id":1}"#)]),
             (deeplinker, "Reload", []),
+            (deeplinker, "SetFocusedApp", [.string(app)]),
             ("org.freedesktop.DBus.Introspectable", "Introspect", []),
             ("org.freedesktop.DBus.Properties", "Get", [.string(deeplinker), .string("Version")]),
             ("org.freedesktop.DBus.Properties", "GetAll", [.string(deeplinker)]),

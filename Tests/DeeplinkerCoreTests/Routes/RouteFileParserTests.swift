@@ -34,6 +34,17 @@ struct RouteFileParserTests {
         #expect(!config.raise && !config.policy.raise)
     }
 
+    @Test(arguments: [("signal", Readiness.signal), ("name", .name), ("focus", .focus)])
+    func readinessModes(text: String, ready: Readiness) throws {
+        let config = try RoutingFixtures.parse("ready = \"\(text)\"\n" + Self.minimal)
+        #expect(config.ready == ready)
+        #expect(config.policy.ready == ready)
+    }
+
+    @Test func readinessDefaultsToSignal() throws {
+        #expect(try RoutingFixtures.parse(Self.minimal).policy.ready == .signal)
+    }
+
     @Test func everyKey() throws {
         let config = try RoutingFixtures.parse("""
             name = "Demo"
@@ -137,6 +148,9 @@ struct RouteFileParserTests {
         ("launch = \"systemd\"", "1:10", "invalid launch \"systemd\""),
         ("launch = []", "1:10", "non-empty argv"),
         ("raise = \"no\"", "1:9", "expected true or false"),
+        ("ready = \"window\"", "1:9", "invalid value \"window\" (expected one of \"signal\", \"name\", \"focus\")"),
+        ("ready = true", "1:9", "expected a string, found true"),
+        ("name = \"A\"\nready = \"Name\"", "2:9", "invalid value \"Name\""),
         ("delivery = \"exec\"", "1:12", "needs a deliver-command"),
         ("deliver-command = [\"x\"]", "1:19", "only used with delivery = \"exec\""),
         ("delivery = \"exec\"\ndeliver-command = [\"x\", \"{route}\"]", "2:25", "unknown placeholder {route}"),
@@ -205,7 +219,7 @@ struct RouteFileParserTests {
     @Test func reportsTheFirstProblemInFileOrder() {
         // Keys are checked in the order they are written, so the error is the first one written.
         let error = RoutingFixtures.configError("zeta = 1\nalpha = 2")
-        #expect(error?.description == "test.toml:1:1: zeta: unknown key \"zeta\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, pending-ttl, raise, restore-last-route, routes, schemes, shortcuts, targets)")
+        #expect(error?.description == "test.toml:1:1: zeta: unknown key \"zeta\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, pending-ttl, raise, ready, restore-last-route, routes, schemes, shortcuts, targets)")
     }
 
     @Test func atMost64ParametersPerTarget() {

@@ -49,7 +49,7 @@ struct SandboxAccessTests {
         }
     }
 
-    @Test("ListApps and GetHistory(\"\") show only its own app; Reload is refused")
+    @Test("ListApps and GetHistory(\"\") show only its own app; Reload and SetFocusedApp are refused")
     func filteredAndHostOnly() async throws {
         try await Self.withSandbox { f, app in
             _ = try await f.openURL(Self.recipes, "bestrecipes://home")
@@ -60,6 +60,12 @@ struct SandboxAccessTests {
             #expect(try await f.history().count == 2)
             let reload = await Self.error(f, "Reload", [], from: app)
             #expect(reload?.name == "org.deeplinker.Error.AccessDenied" && reload?.message.contains("Reload") == true)
+            // A sandboxed app may not claim the focus, not even for itself.
+            for focused in [Self.own, ""] {
+                let focus = await Self.error(f, "SetFocusedApp", [.string(focused)], from: app)
+                #expect(focus?.name == "org.deeplinker.Error.AccessDenied" && focus?.message.contains("SetFocusedApp") == true, "\(focus as Any)")
+            }
+            #expect(try await f.call("SetFocusedApp", [.string(Self.own)]) == [])
         }
     }
 

@@ -18,11 +18,16 @@ import Testing
 
     @Test("left to ArgumentParser", arguments: [
         ["--help"], ["-h"], ["--version"], ["--generate-completion-script", "bash"], ["--print-introspection"],
-        ["--config"], ["--config-dir"], ["--config-dir", "--state-dir", "/s"], ["--state-dir", "/a", "--state-dir", "/b"],
+        ["--config"], ["--config-dir"], ["--config-dir", "--state-dir", "/s"], ["--state-dir="],
         ["--log-level", "loud"], ["--log-level=Info"], ["positional"], ["--config-dir", "/c", "extra"], ["-c", "/c"],
     ])
     func leftToArgumentParser(arguments: [String]) {
         #expect(DaemonArguments.parse(arguments) == nil)
+    }
+
+    @Test("a repeated option keeps its last value, as ArgumentParser does")
+    func repeatedOptionKeepsTheLast() {
+        #expect(DaemonArguments.parse(["--state-dir", "/a", "--state-dir=/b"]) == DaemonArguments(stateDirectory: "/b"))
     }
 
     @Test func everyLogLevelOfSwiftLogIsAccepted() {

@@ -76,12 +76,18 @@ struct AccessTableTests {
         }
     }
 
-    @Test("Reload is for host processes only", arguments: [own, Caller.sandboxed(appID: nil)])
+    @Test("Reload and SetFocusedApp are for host processes only", arguments: [own, Caller.sandboxed(appID: nil)])
     func hostOnly(_ caller: Caller) async throws {
         try await MethodTableTests.shipped { (d: InProcessDaemon) async throws in
             let error = try await d.error("Reload", [], as: caller)
             #expect(error.name == "org.deeplinker.Error.AccessDenied" && error.message.contains("Reload") && error.message.contains("host"))
             #expect(try await d.reply("Reload", []) == [])
+            // Not even for the caller's own app: a sandboxed app could claim the focus for itself.
+            for app in [Self.apartments, Self.recipes, ""] {
+                let focus = try await d.error("SetFocusedApp", [.string(app)], as: caller)
+                #expect(focus.name == "org.deeplinker.Error.AccessDenied" && focus.message.contains("SetFocusedApp") && focus.message.contains("host"))
+            }
+            #expect(try await d.reply("SetFocusedApp", [.string(Self.apartments)]) == [])
         }
     }
 

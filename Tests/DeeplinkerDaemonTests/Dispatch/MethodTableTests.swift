@@ -47,6 +47,7 @@ struct MethodTableTests {
             Call("SetShortcuts", [.string(app), .strings(["com.bestrecipes.search"])]),
             Call("PostNotification", [.string(app), .string("Dinner"), .string("Pie is ready"), .string(#"{"type": "home"}"#)]),
             Call("Reload", []),
+            Call("SetFocusedApp", [.string(app)]),
         ]
     }
 
@@ -82,6 +83,8 @@ struct MethodTableTests {
             #expect(history.first?.arrayElements?.count == 2)
             #expect(try await d.reply("SetShortcuts", [.string(Self.recipes), .strings(["com.bestrecipes.search"])]) == [])
             #expect(try await d.reply("Reload", []) == [])
+            #expect(try await d.reply("SetFocusedApp", [.string(Self.recipes)]) == [])
+            #expect(try await d.reply("SetFocusedApp", [.string("")]) == [])
         }
     }
 
@@ -116,7 +119,7 @@ struct MethodTableTests {
     }
 
     @Test("every app-scoped method refuses an unknown app with UnknownApp naming it",
-        arguments: everyMethod("com.example.Unknown").filter { !["ListApps", "Reload"].contains($0.method) })
+        arguments: everyMethod("com.example.Unknown").filter { !["ListApps", "Reload", "SetFocusedApp"].contains($0.method) })
     func unknownApp(_ call: Call) async throws {
         try await Self.shipped { (d: InProcessDaemon) async throws in
             let error = try await d.error(call.method, call.arguments)
@@ -145,6 +148,7 @@ struct MethodTableTests {
                     "InvalidParameter", "platform_data.activation-token"),
                 ("SetAppState", [.string(r), .string("active")], "AccessDenied", r),
                 ("SetAppState", [.string(r), .string("asleep")], "InvalidParameter", "asleep"),
+                ("SetFocusedApp", [.string("not an app id")], "InvalidParameter", "not an app id"),
                 ("SetShortcuts", [.string(r), .strings(["com.bestrecipes.nope"])], "UnknownShortcut", "com.bestrecipes.nope"),
                 ("PostNotification", [.string(r), .string("s"), .string("b"), .string("{broken")], "InvalidPayload", "payload"),
                 ("PostNotification", [.string(r), .string("s"), .string("b"), .string(#"{"type": "home"}"#)], "Unsupported", "notification server"),

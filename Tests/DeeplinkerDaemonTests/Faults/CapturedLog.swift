@@ -1,6 +1,7 @@
 import Logging
 import DBusKit
 import DeeplinkerTestSupport
+import TaskThreads
 
 /// A `LogHandler` that keeps every line, so tests can read what the daemon logged.
 final class CapturedLog: Sendable {

@@ -1,6 +1,7 @@
 import DBusKit
 import Testing
 @testable import DeeplinkerDaemon
+import TaskThreads
 
 /// The tracker a stop drains: it waits for tasks in flight and cuts off the rest at its time-out.
 @Suite struct EffectTasksTests {

@@ -1,6 +1,7 @@
 @testable import DeeplinkerDaemon
 import DBusKit
 import Testing
+import TaskThreads
 
 /// The durability promise: callbacks run once, in registration order (effects before the reply).
 struct PendingCommitTests {

@@ -9,7 +9,7 @@ extension AppConfig {
         return AppPolicy(
             pendingTTL: pendingTTL, dedupeWindow: dedupeWindow, deliveryTimeout: deliveryTimeout, maxAttempts: maxAttempts,
             lifecycleSenders: lifecycleSenders == .any ? .any : .owner, restoreLastRoute: restoreLastRoute, delivery: mode,
-            raise: raise)
+            raise: raise, ready: ready)
     }
 }
 

@@ -24,6 +24,8 @@ public struct AppConfig: Sendable {
     public var deliveryTimeout: Duration
     public var maxAttempts: Int
     public var lifecycleSenders: LifecycleSenders
+    /// `ready`: what makes the app active (its own signals, owning its name, or window focus).
+    public var ready: Readiness
     public var restoreLastRoute: Bool
     /// Target for URLs the app claims but no route matches; it has a `url` parameter.
     public var fallbackTarget: String?
@@ -52,6 +54,7 @@ public struct AppConfig: Sendable {
         deliveryTimeout = .seconds(5)
         maxAttempts = 3
         lifecycleSenders = .owner
+        ready = .signal
         restoreLastRoute = false
         fallbackTarget = nil
         targets = [:]

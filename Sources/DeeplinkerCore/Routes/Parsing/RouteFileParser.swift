@@ -7,8 +7,8 @@ public struct RouteFileParser {
 
     static let topLevelKeys: Set<String> = [
         "name", "schemes", "domains", "launch", "delivery", "deliver-command", "pending-ttl", "dedupe-window",
-        "delivery-timeout", "max-attempts", "lifecycle-senders", "restore-last-route", "raise", "fallback-target", "targets",
-        "routes", "notifications", "shortcuts",
+        "delivery-timeout", "max-attempts", "lifecycle-senders", "restore-last-route", "raise", "ready", "fallback-target",
+        "targets", "routes", "notifications", "shortcuts",
     ]
 
     /// Placeholders `deliver-command` may use.
@@ -66,6 +66,7 @@ public struct RouteFileParser {
             config.lifecycleSenders = try enumValue(value, at: top.appending("lifecycle-senders"), LifecycleSenders.self)
         }
         if let value = root["raise"] { config.raise = try bool(value, at: top.appending("raise")) }
+        if let value = root["ready"] { config.ready = try enumValue(value, at: top.appending("ready"), Readiness.self) }
         if let value = root["restore-last-route"] {
             config.restoreLastRoute = try bool(value, at: top.appending("restore-last-route"))
         }

@@ -1,0 +1,38 @@
+import FocusWatch
+import Testing
+
+/// The pure parts of focus-watch: unit names of the desktop convention, and which backend `auto` picks.
+@Suite struct FocusMappingTests {
+    @Test(arguments: [
+        ("app-gnome-org.gnome.Terminal-1234.scope", "org.gnome.Terminal"),
+        ("app-deeplinker-com.example.my\\x2dapp-0a1b2c3d4e5f6a7b.scope", "com.example.my-app"),
+        ("app-org.kde.dolphin-4711.scope", "org.kde.dolphin"),
+        ("app-flatpak-org.gnome.Maps-98765.scope", "org.gnome.Maps"),
+        ("app-gnome-org.gnome.Nautilus@12345.service", "org.gnome.Nautilus"),
+        ("app-org.example.Plain.service", "org.example.Plain"),
+    ])
+    func scopeNames(unit: String, appID: String) {
+        #expect(ScopeName.appID(unit: unit) == appID)
+    }
+
+    @Test(arguments: ["session-2.scope", "app-gnome-1234.scope", "app-.scope", "user@1000.service", "app-gnome-notanid-1.scope"])
+    func notAnAppUnit(_ unit: String) {
+        #expect(ScopeName.appID(unit: unit) == nil)
+    }
+
+    @Test func cgroupFilesOfBothVersions() {
+        let v2 = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.gnome.Terminal-1234.scope\n"
+        #expect(ScopeName.appID(inCgroup: v2) == "org.gnome.Terminal")
+        let v1 = "9:name=systemd:/user.slice/user-1000.slice/user@1000.service/app.slice/app-deeplinker-org.example.App-ff.scope\n8:pids:/\n0::/\n"
+        #expect(ScopeName.appID(inCgroup: v1) == "org.example.App")
+        #expect(ScopeName.appID(inCgroup: "0::/user.slice/user-1000.slice/session-2.scope\n") == nil)
+    }
+
+    @Test func autoPicksFromTheEnvironment() {
+        #expect(FocusBackend.pick(environment: ["SWAYSOCK": "/run/sway.sock", "WAYLAND_DISPLAY": "wayland-1", "DISPLAY": ":0"]) == .sway)
+        #expect(FocusBackend.pick(environment: ["DISPLAY": ":0"]) == .x11)
+        #expect(FocusBackend.pick(environment: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"]) == nil)
+        #expect(FocusBackend.pick(environment: [:]) == nil)
+        #expect(FocusBackend.whyNone(environment: ["WAYLAND_DISPLAY": "wayland-0"]).contains("GNOME"))
+    }
+}
