@@ -15,7 +15,7 @@ argv[1] is a JSON object:
   links          [{"id", "href", "target"?}]: the links on every page served
 
 Commands ({"cmd": ...}): ready(domain) waits until the extension's popup lists the domain (the
-claims are loaded); get(url); click(id, modifier?) clicks a link on the current page; wait_url(url)
+claims are loaded); get(url); click(id or selector, modifier?) clicks an element of the current page; wait_url(url)
 waits until the tab is on that URL; wait_request(request) waits until the server was asked for
 host/path; state gives the current URL, the number of tabs and every host/path the server was
 asked for; text gives the page's text; quit. Times are time.monotonic_ns() (CLOCK_MONOTONIC).
@@ -124,11 +124,11 @@ class Chromium:
         from selenium.webdriver.common.by import By
         return self.driver.find_element(By.TAG_NAME, "body").text
 
-    def click(self, element_id, modifier):
+    def click(self, selector, modifier):
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
-        element = self.driver.find_element(By.ID, element_id)
+        element = self.driver.find_element(By.CSS_SELECTOR, selector)
         key = {"ctrl": Keys.CONTROL, "shift": Keys.SHIFT}.get(modifier)
         clicked = time.monotonic_ns()
         if key:
@@ -221,8 +221,8 @@ class Firefox:
         body = self.command("WebDriver:FindElement", {"using": "css selector", "value": "body"})
         return self.command("WebDriver:GetElementText", {"id": body[self.ELEMENT]})
 
-    def click(self, element_id, modifier):
-        element = self.command("WebDriver:FindElement", {"using": "css selector", "value": f"#{element_id}"})
+    def click(self, selector, modifier):
+        element = self.command("WebDriver:FindElement", {"using": "css selector", "value": selector})
         key = {"ctrl": "\ue009", "shift": "\ue008"}.get(modifier)
         clicked = time.monotonic_ns()
         if key:
@@ -266,7 +266,8 @@ def main():
                     browser.get(command["url"])
                     answer = {"url": browser.url(), "started": start, "loaded": time.monotonic_ns()}
                 elif name == "click":
-                    answer = {"clicked": browser.click(command["id"], command.get("modifier"))}
+                    selector = command.get("selector") or f'#{command["id"]}'
+                    answer = {"clicked": browser.click(selector, command.get("modifier"))}
                 elif name == "wait_url":
                     until(lambda: browser.url() == command["url"], command["url"])
                     answer = {"url": browser.url(), "at": time.monotonic_ns()}

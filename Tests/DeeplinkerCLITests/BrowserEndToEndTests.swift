@@ -140,6 +140,13 @@ struct BrowserEndToEndTests {
                 #expect(state.requests.contains(page), "\(page) was not loaded: \(state.requests)")
             }
             #expect(try await f.history("com.example.Apartments").isEmpty)
+
+            // A site kept in the browser from the popup stays there.
+            try await driver.keepInBrowser("bestrecipes.test")
+            try await driver.get("https://other.test/start")
+            try await driver.click("verified")
+            try await driver.waitForURL("https://bestrecipes.test/recipe/12")
+            #expect(standIn.received.all.count == 1)
         }
     }
 }

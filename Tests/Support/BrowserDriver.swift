@@ -119,6 +119,12 @@ public final class BrowserDriver: Sendable {
         return ((try await self.command(command))["clicked"] as? NSNumber)?.int64Value ?? 0
     }
 
+    /// Opens the extension's popup and unticks `domain`: links to it stay in the browser.
+    public func keepInBrowser(_ domain: String) async throws {
+        try await ready(listing: domain)
+        try await command(["cmd": "click", "selector": "input[data-domain=\"\(domain)\"]"])
+    }
+
     /// Waits until the tab shows `url`; returns the monotonic ns when it did.
     @discardableResult
     public func waitForURL(_ url: String) async throws -> Int64 {
