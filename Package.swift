@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "CSpawn"),
         .target(name: "Spawn", dependencies: ["CSpawn", "TaskThreads"]),
         // Threads in place of libdispatch's workers, whose pool starts a 1 Hz monitor for good:
-        // the global executor's jobs, sleeps and signals (issue 10, no wake-ups when idle).
+        // the global executor's jobs, sleeps and signals (no wake-ups when idle, docs/architecture.md).
         .target(name: "CTaskThreads"),
         .target(name: "TaskThreads", dependencies: ["CTaskThreads"]),
         .target(

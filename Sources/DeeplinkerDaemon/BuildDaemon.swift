@@ -8,8 +8,9 @@ import Logging
 /// the well-known name. `deeplinkerd` and the tests both start the daemon through this.
 ///
 /// The store is opened and its state read on another thread while the bus connection is made, the
-/// name checked, the route files read and the subscriptions sent: the two paths cost about the
-/// same (README, "Cold start"), and cold start is a goal (SPEC §9, ≤ 15 ms to the first reply).
+/// name checked, the route files read and the subscriptions sent: in a `perf` profile of bus
+/// activations the two paths cost about the same (docs/performance.md, "Cold start"), and cold
+/// start is a goal (SPEC §9, ≤ 15 ms to the first reply; `deeplinker-bench coldstart` measures it).
 /// Opening only reads (and sets aside a database that cannot be used, SPEC §4); nothing is
 /// written before the name is ours, and a daemon refused the name closes the store again.
 public func buildDaemon(_ configuration: DaemonConfiguration, logger: Logger = Logger(label: "deeplinkerd")) async throws -> Daemon {

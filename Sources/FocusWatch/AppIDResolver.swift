@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Maps the focused window to an app id (SPEC §6 "Readiness"), in this order: the toolkit's
 /// application id (`_GTK_APPLICATION_ID`, the Wayland `app_id`); the window's process and its

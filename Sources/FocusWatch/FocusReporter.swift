@@ -1,6 +1,6 @@
 import DBusKit
 import DeeplinkerProtocol
-import Foundation
+import FoundationEssentials
 import TaskThreads
 
 /// Tells the daemon which app has the focus (`SetFocusedApp`), only when that changes, and again

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -53,17 +53,15 @@ public final class SwayFocusSource: @unchecked Sendable {
         do {
             try send(Self.getTree, "")
             let (_, tree) = try receive()
-            onChange(Self.focused(in: try Self.json(tree)).map(Self.window))
+            onChange(try Self.focusedWindow(inTree: tree))
             try send(Self.subscribe, #"["window"]"#)
             _ = try receive()
             while true {
                 let (type, payload) = try receive()
-                guard type == Self.windowEvent, let event = try Self.json(payload) as? [String: Any],
-                      let container = event["container"] as? [String: Any] else { continue }
-                switch event["change"] as? String {
-                case "focus": onChange(Self.window(container))
-                case "close" where container["focused"] as? Bool == true: onChange(nil)
-                default: continue
+                guard type == Self.windowEvent, let change = Self.windowChange(payload) else { continue }
+                switch change {
+                case .focused(let window): onChange(window)
+                case .closed: onChange(nil)
                 }
             }
         } catch let error as FocusWatchError {
@@ -73,31 +71,66 @@ public final class SwayFocusSource: @unchecked Sendable {
         }
     }
 
-    /// The focused container of a `GET_TREE` reply.
-    static func focused(in node: Any) -> [String: Any]? {
-        guard let node = node as? [String: Any] else { return nil }
-        if node["focused"] as? Bool == true, node["pid"] != nil { return node }
-        for key in ["nodes", "floating_nodes"] {
-            for child in node[key] as? [Any] ?? [] {
-                if let found = focused(in: child) { return found }
+    /// The parts of a sway container (a `GET_TREE` node, a window event's `container`) used here;
+    /// decoded with `JSONDecoder`, which FoundationEssentials has (`JSONSerialization` would link
+    /// ICU into the CLI).
+    struct Node: Decodable {
+        struct Properties: Decodable {
+            var instance: String?
+            var `class`: String?
+        }
+
+        var focused: Bool?
+        var pid: Int?
+        var app_id: String?
+        var window_properties: Properties?
+        var nodes: [Node]?
+        var floating_nodes: [Node]?
+
+        /// The focused window at or under this node.
+        var focusedWindow: Node? {
+            if focused == true, pid != nil { return self }
+            for child in (nodes ?? []) + (floating_nodes ?? []) {
+                if let found = child.focusedWindow { return found }
             }
+            return nil
         }
-        return nil
+
+        /// Its app id (Wayland), pid and XWayland class.
+        var window: FocusedWindow {
+            var window = FocusedWindow()
+            if let id = app_id, !id.isEmpty { window.applicationID = id }
+            if let pid, pid > 0, pid <= Int(Int32.max) { window.pid = Int32(pid) }
+            if let properties = window_properties { window.wmClass = [properties.instance ?? "", properties.class ?? ""] }
+            return window
+        }
     }
 
-    /// A container's app id (Wayland), pid and XWayland class.
-    static func window(_ container: [String: Any]) -> FocusedWindow {
-        var window = FocusedWindow()
-        if let id = container["app_id"] as? String, !id.isEmpty { window.applicationID = id }
-        if let pid = container["pid"] as? Int, pid > 0, pid <= Int(Int32.max) { window.pid = Int32(pid) }
-        if let properties = container["window_properties"] as? [String: Any] {
-            window.wmClass = [properties["instance"] as? String ?? "", properties["class"] as? String ?? ""]
-        }
-        return window
+    struct WindowEvent: Decodable {
+        var change: String?
+        var container: Node?
     }
 
-    static func json(_ payload: [UInt8]) throws -> Any {
-        try JSONSerialization.jsonObject(with: Data(payload))
+    /// The focused window of a `GET_TREE` reply (nil when none is).
+    static func focusedWindow(inTree payload: [UInt8]) throws -> FocusedWindow? {
+        try JSONDecoder().decode(Node.self, from: Data(payload)).focusedWindow?.window
+    }
+
+    /// What a window event means for the focus.
+    enum Change: Equatable {
+        case focused(FocusedWindow)
+        /// The focused window closed.
+        case closed
+    }
+
+    /// The focus change a window event makes; nil for every other event.
+    static func windowChange(_ payload: [UInt8]) -> Change? {
+        guard let event = try? JSONDecoder().decode(WindowEvent.self, from: Data(payload)), let container = event.container else { return nil }
+        switch event.change {
+        case "focus": return .focused(container.window)
+        case "close" where container.focused == true: return .closed
+        default: return nil
+        }
     }
 
     private func send(_ type: UInt32, _ payload: String) throws {

@@ -1,5 +1,5 @@
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
 
 /// Desktop entries by `StartupWMClass`, from the `applications` directories in launcher order
 /// (the first entry with a desktop-file id wins, as for launchers). Entries Deeplinker wrote
@@ -33,13 +33,21 @@ public struct WMClassIndex: Sendable {
 
     /// `(desktop-file id, path)` of each entry under `directory`: sub-directories join the id with `-`.
     static func entries(in directory: String) -> [(String, String)] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
         var out: [(String, String)] = []
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".desktop") else { continue }
-            let id = String(relative.dropLast(8)).replacingOccurrences(of: "/", with: "-")
-            out.append((id, directory + "/" + relative))
+        func walk(_ relative: String) {
+            let path = relative.isEmpty ? directory : directory + "/" + relative
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                // Not followed through a link to a directory, as FileManager's enumerator does not.
+                let type = (try? FileManager.default.attributesOfItem(atPath: directory + "/" + child))?[.type] as? FileAttributeType
+                if type == .typeDirectory {
+                    walk(child)
+                } else if child.hasSuffix(".desktop") {
+                    out.append((String(child.dropLast(8)).replacing("/", with: "-"), directory + "/" + child))
+                }
+            }
         }
+        walk("")
         return out.sorted { $0.0 < $1.0 }
     }
 }

@@ -1,5 +1,5 @@
 import CXCB
-import Foundation
+import FoundationEssentials
 
 /// Follows EWMH `_NET_ACTIVE_WINDOW` on an X display: PropertyNotify on the root window, no
 /// polling. One blocking thread owns the connection.

@@ -53,7 +53,7 @@ struct BenchOptions: Sendable {
           bus      Peer.Ping round trip and 64-in-flight throughput against the daemon (the baseline)
           engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS; with deeplinkerd
                    built: its CPU per call beside dbus-daemon's, idle RSS and wake-ups, a run without fsync;
-                   then the table of issue 10's goals
+                   then the table of the performance goals
           routing  the route-matching benchmark
           coldstart  bus activation of deeplinkerd to its first reply (goal ≤ 15 ms)
           callers  the first call of a new connection (caller lookup) against later calls (cached caller)

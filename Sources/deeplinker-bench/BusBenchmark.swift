@@ -1,6 +1,6 @@
 import DBusKit
 
-/// The baseline (issue 2): `org.freedesktop.DBus.Peer.Ping` to the daemon's well-known name through
+/// The baseline: `org.freedesktop.DBus.Peer.Ping` to the daemon's well-known name through
 /// DBusKit, sequential round trip and throughput with 64 calls in flight. libdbus answers Ping
 /// inside the daemon's dispatch, so this is the cost of the bus and the binding alone.
 enum BusBenchmark {

@@ -1,7 +1,7 @@
 import DBusKit
 import Foundation
 
-/// The engine benchmark (issue 4), run right after the baseline against the same in-process daemon:
+/// The engine benchmark, run right after the baseline against the same in-process daemon:
 /// durable `OpenURL` round trip, delivery latency to an active stand-in app, throughput with 1, 8
 /// and 64 callers, and resident memory after `rssInvocations` invocations.
 enum EngineBenchmark {

@@ -1,6 +1,6 @@
 import DeeplinkerCore
 
-/// A straightforward JLRoutes-style matcher for comparison: every route, in match order, compares
+/// A straightforward linear matcher for comparison: every route, in match order, compares
 /// its pattern components against the URL's path components; the first that fits wins. Like the
 /// trie benchmark it only finds the route (captures are read afterwards). Its cost grows with the number of routes.
 struct LinearMatcher {

@@ -44,7 +44,7 @@ final class ResultTable: @unchecked Sendable {
         lock.withLock { (rows.map { [$0.measurement, $0.value, $0.ratio, $0.goal, $0.verdict] }, notes) }
     }
 
-    private static let goalHeaders = ["goal (issue 10)", "measured", "met", "from"]
+    private static let goalHeaders = ["goal", "measured", "met", "from"]
 
     private func goalCells() -> [[String]] {
         lock.withLock { goals.map { [$0.measurement, $0.value, $0.verdict, $0.goal] } }

@@ -1,7 +1,7 @@
 import DeeplinkerCore
 
 /// `deeplinker-bench routing`: ns per match for the segment-trie matcher beside a linear
-/// JLRoutes-style matcher at 10, 1k, 10k and 100k generated routes, and the time to parse 1,000
+/// matcher (``LinearMatcher``) at 10, 1k, 10k and 100k generated routes, and the time to parse 1,000
 /// route files from text and of the example route files. Goals: ≤ 1 µs per match at 10k routes, ≥ 50× faster than linear there,
 /// ≤ 2× slower from 10 to 100k routes.
 enum RoutingBenchmark {

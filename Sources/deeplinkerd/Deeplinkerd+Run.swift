@@ -66,7 +66,8 @@ extension Deeplinkerd {
         // A stop waits up to the daemon's shutdownTimeout for work in flight; past twice that the
         // group cancels it, so SIGTERM always ends the process in bounded time.
         // Named here: without a name the group describes the service with "\(service)", a dozen
-        // protocol conformance scans (about 0.15 ms) on the way to the first reply.
+        // protocol conformance scans on the way to the first reply (about 0.15 ms of CPU in a
+        // `perf record` profile of `deeplinker-bench coldstart`; docs/performance.md, "Cold start").
         var groupConfiguration = ServiceGroupConfiguration(services: [.init(service: daemon, serviceName: "deeplinkerd")], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
         groupConfiguration.maximumCancellationDuration = .seconds(5)

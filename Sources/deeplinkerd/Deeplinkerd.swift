@@ -33,11 +33,11 @@ struct Deeplinkerd: AsyncParsableCommand {
     var printIntrospection = false
 
     /// An ordinary start (only known options with valid values) skips ArgumentParser's reflection,
-    /// about 1 ms of the cold start; everything else (help, version, completion scripts, errors)
-    /// goes through it (``DaemonArguments``).
+    /// about 1 ms of CPU of the cold start (measured as ``DaemonArguments`` says); everything else
+    /// (help, version, completion scripts, errors) goes through it.
     static func main() async {
         // Before any task: the global executor's jobs run on threads of our own, so the idle daemon
-        // has no libdispatch worker pool and no 1 Hz pool monitor (README, Memory and idle wake-ups).
+        // has no libdispatch worker pool and no 1 Hz pool monitor (docs/architecture.md, "Threads").
         do {
             try JobThreads.unsafeInstallAsGlobalExecutor(name: "jobs")
         } catch .untestedCompiler {

@@ -3,7 +3,8 @@ import Foundation
 
 /// glibc malloc settings for the long-running daemon, applied first thing in `run(_:)`.
 ///
-/// Under the soak (64 clients, deliveries, a 10,000-row `GetHistory` every 4,000 invocations) RSS
+/// Under `scripts/soak` (64 clients, deliveries, a 10,000-row `GetHistory` every 4,000 invocations;
+/// heap figures from `malloc_stats()` called through `gdb -p`) RSS
 /// wandered between 80 and 120 MiB with 13–22 MB of heap in use: glibc gave each of the daemon's
 /// ~13 threads its own arena (up to 8 × cores), each kept the free memory of its own transient peak
 /// (12–17 MB in several of them), and the dynamic mmap threshold had climbed to 6.6 MB after large

@@ -3,7 +3,7 @@ import DeeplinkerTestSupport
 import Foundation
 import Testing
 
-/// Issue 13 end to end with the real launchers: what `install-desktop` wrote sends an icon click
+/// Launching and raising end to end with the real launchers: what `install-desktop` wrote sends an icon click
 /// through `Launch`, which raises a running app; and a link for an app that is not running starts
 /// it from its installed entry (never from the override that points back at `deeplinker`).
 @Suite struct DesktopLaunchAndRaiseTests {

@@ -13,7 +13,7 @@ import TaskThreads
 ///
 /// Only ``withDaemon(routeFiles:shipped:activatable:environment:clock:startDaemon:_:)`` makes one:
 /// whether the body returns or throws, the daemon is stopped, the processes are killed, the bus
-/// is stopped and the temporary root is removed (Hummingbird's `LiveTestFramework` pattern).
+/// is stopped and the temporary root is removed.
 public final class DaemonFixture: Sendable {
     public static let busName = DeeplinkerAPI.busName
     public static let objectPath = DeeplinkerAPI.objectPath

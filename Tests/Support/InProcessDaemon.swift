@@ -5,9 +5,9 @@ import Foundation
 import Logging
 import TaskThreads
 
-/// The daemon's method table in process, with no bus at all (the analogue of Hummingbird's
-/// `.router` test mode): route files in a temporary directory, an in-memory store, the real core
-/// and the one dispatcher, on a detached connection whose sends (signals, deliveries) are recorded.
+/// The daemon's method table in process, with no bus at all: route files in a temporary
+/// directory, an in-memory store, the real core and the one dispatcher, on a detached connection
+/// whose sends (signals, deliveries) are recorded.
 ///
 /// Only ``withDaemon(routeFiles:shipped:clock:_:)`` makes one; the daemon is stopped and the
 /// directory removed whether the body returns or throws.

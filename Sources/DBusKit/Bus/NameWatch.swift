@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Who owns one bus name, followed as GLib's `g_bus_watch_name` does: its `NameOwnerChanged`
+/// Who owns one bus name, followed without a gap: its `NameOwnerChanged`
 /// signals are subscribed to first (an `arg0` rule, not every name on the bus), then the owner
 /// is read, so no change between the two is lost. States: starting → watching → cancelled.
 public final class NameWatch: Sendable {

@@ -1,7 +1,8 @@
 internal import CDBus
 
 // The libdbus callbacks of `EventLoop`. They live in an ordinary file, not main.swift, so they
-// carry no actor isolation (see the notes: isolated C callbacks trap with SIGILL).
+// carry no actor isolation (a C callback with actor isolation traps with SIGILL when libdbus
+// calls it off that actor).
 
 extension EventLoop {
     /// Hands libdbus our watch and timeout functions for `connection`.

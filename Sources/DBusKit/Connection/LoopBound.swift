@@ -1,4 +1,4 @@
-/// State confined to a connection's loop thread (like swift-nio's `NIOLoopBound`): every access
+/// State confined to a connection's loop thread: every access
 /// checks that it happens there, so the confinement the type system cannot see is enforced at run
 /// time instead of assumed.
 final class LoopBound<Value>: @unchecked Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusWatch
-import Foundation
+import FoundationEssentials
+import TaskThreads
 
 /// `deeplinker focus-watch [--backend auto|x11|sway]`: follows the desktop's input focus and tells
 /// the daemon which app has it (`SetFocusedApp`), so `ready = "focus"` apps get their routes when
@@ -84,7 +85,7 @@ struct FocusWatchCommand: AsyncParsableCommand {
     /// Runs a blocking backend loop on a thread of its own and waits for its end.
     static func onThread(_ body: @escaping @Sendable () -> FocusWatchError) async -> FocusWatchError {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: body()) }
+            NamedThread.start(name: "focus-watch") { continuation.resume(returning: body()) }
         }
     }
 }

@@ -58,8 +58,8 @@ public enum Output {
     /// A `printf`-style rendering of one number (`"%.1f"`), as `String(format:)` gives it.
     public static func format(_ format: String, _ value: Double) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
-        _ = withVaList([value]) { vsnprintf(&buffer, buffer.count, format, $0) }
-        return String(cString: buffer)
+        let count = withVaList([value]) { vsnprintf(&buffer, buffer.count, format, $0) }
+        return String(decoding: buffer.prefix(max(0, min(Int(count), buffer.count - 1))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Writes all of `text` to `descriptor`.

@@ -29,6 +29,23 @@ extension DeeplinkEngine {
         return effects
     }
 
+    /// After a reload that changed `ready`: a `ready = "name"` app that owns its name is `active`
+    /// (and gets its waiting route), and so is a `ready = "focus"` app whose window has the focus.
+    public mutating func settleReadiness() -> [EngineEffect] {
+        let now = clock.nowMicroseconds()
+        var effects: [EngineEffect] = []
+        for (appID, policy) in policies.sorted(by: { $0.key < $1.key }) {
+            guard let record = apps[appID], record.state != .active else { continue }
+            let active = switch policy.ready {
+            case .name: record.owner != nil
+            case .focus: focusedApp == appID
+            case .signal: false
+            }
+            if active { effects += withRecord(appID) { $0.report(.active, policy: policy, now: now) } }
+        }
+        return effects
+    }
+
     /// The app whose window has the input focus, as last reported by `SetFocusedApp`.
     public var focused: String? { focusedApp }
 

@@ -12,8 +12,7 @@ struct CallContext: Sendable {
 
 /// One method of `org.deeplinker.Deeplinker1` (SPEC §3): its signature, what it does (served in
 /// introspection), who may call it, and its typed handler. The daemon's whole API is the table of
-/// these in `Daemon+MethodTable.swift`, as dbus-broker's `driver_methods[]` is; the one
-/// dispatcher (`DaemonCore+Dispatch.swift`) runs them.
+/// these in `Daemon+MethodTable.swift`; the one dispatcher (`Daemon+Dispatch.swift`) runs them.
 struct DaemonMethod: Sendable {
     /// A handler gets its decoded arguments and returns its reply or throws; it runs on the core.
     typealias Handler<Input, Output> = @Sendable (Input, CallContext, isolated DaemonCore) throws(DeeplinkerError) -> Reply<Output>

@@ -24,6 +24,7 @@ extension DaemonCore {
     /// unidentified sandboxed app's, as SPEC §3 says for a process that is gone).
     func callerLeft(_ sender: String) {
         for job in callers.forget(sender) { job(self, .sandboxed(appID: nil)) }
+        focusReporterLeft(sender)
     }
 }
 

@@ -3,11 +3,14 @@
 ///
 /// ArgumentParser finds a command's options by reflection, which costs about 70 protocol
 /// conformance look-ups, each a scan of the executable's 6,500 conformance records: about 1 ms of
-/// a 15 ms cold-start budget (README, "Cold start"). So a command line made only of known options
-/// with valid values takes this path, and anything else (`--help`, `--version`, completion
-/// scripts, an unknown option, a missing or bad value) gets nil, and ArgumentParser parses it and
-/// gives its usual answer or refusal. Where both accept a command line they read the same options
-/// from it (a repeated option: the last value), which `DaemonArgumentsAgreementTests` checks.
+/// CPU of a 15 ms cold-start budget (counted with a gdb breakpoint on
+/// `swift_conformsToProtocolMaybeInstantiateSuperclasses`, timed with `perf record` over
+/// `deeplinker-bench coldstart`; docs/performance.md, "Cold start"). So a command line made only
+/// of known options with valid values takes this path, and anything else (`--help`, `--version`,
+/// completion scripts, an unknown option, a missing or bad value) gets nil, and ArgumentParser
+/// parses it and gives its usual answer or refusal. Where both accept a command line they read the
+/// same options from it (a repeated option: the last value), which `DaemonArgumentsAgreementTests`
+/// checks.
 public struct DaemonArguments: Equatable, Sendable {
     // Four stored options rather than a dictionary: a `[DaemonOption: String]` is a generic type
     // the runtime instantiates on first use, with conformance scans this path exists to avoid.

@@ -45,6 +45,8 @@ actor DaemonCore {
     /// Deadlines for `Daemon.sweep`, and the earliest one sent (nil: none pending).
     nonisolated let sweeps = SweepSchedule()
     var sweepDeadline: Int64?
+    /// The connection that called `SetFocusedApp` last (focus-watch): its leaving clears the focus.
+    var focusReporter: String?
     /// The callers met so far, by unique name, with their rate windows.
     var callers = CallerDirectory()
 
@@ -79,6 +81,8 @@ actor DaemonCore {
         appsByPath = Self.paths(for: registry)
         watchAppNames()
         engine.setPolicies(registry.policies)
+        // An app whose `ready` changed may be active now (it owns its name, or has the focus).
+        apply(engine.settleReadiness())
         // A changed `pending-ttl` moves the deadlines either way.
         scheduleSweep(rescheduled: true)
     }

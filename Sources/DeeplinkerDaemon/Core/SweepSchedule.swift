@@ -1,6 +1,6 @@
 /// When the daemon next has to expire a waiting route: the core sends each earlier deadline here
 /// (engine microseconds) and `Daemon.sweep` sleeps until the latest one it received. An idle daemon
-/// with nothing waiting is never woken for it (issue: no periodic wake-ups when idle).
+/// with nothing waiting is never woken for it (no periodic wake-ups when idle).
 final class SweepSchedule: Sendable {
     let deadlines: AsyncStream<Int64>
     private let continuation: AsyncStream<Int64>.Continuation

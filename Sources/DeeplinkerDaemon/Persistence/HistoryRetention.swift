@@ -2,7 +2,8 @@
 ///
 /// Trimming on every commit deleted a row or two at the start of the table and each of its four
 /// indexes, five more pages in every commit's WAL frames: 29 KB written per durable `OpenURL`
-/// instead of 20.5 KB, and about 10% of the daemon's CPU per invocation (README, "Performance").
+/// instead of 20.5 KB, and about 10% of the daemon's CPU per invocation (`deeplinker-bench cpu`,
+/// which reads both from `/proc/PID/io` and `/proc/PID/stat`).
 /// With a tenth of the limit as slack the deletes come in batches, on pages next to each other.
 /// Limits under 10 get no slack, so small limits stay exact.
 enum HistoryRetention {

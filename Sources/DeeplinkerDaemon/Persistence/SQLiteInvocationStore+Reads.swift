@@ -125,7 +125,7 @@ extension SQLiteInvocationStore {
     ///
     /// It runs GRDB's blocking API on ``readThreads``: GRDB's async API runs on a `DispatchQueue`,
     /// whose first job starts libdispatch's worker pool, and with it a 1 Hz monitor for good
-    /// (README, Memory and idle wake-ups). Nor does a long read hold one of the global executor's
+    /// (docs/architecture.md, "Threads"). Nor does a long read hold one of the global executor's
     /// threads.
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard !committer.closed else { throw StoreError.closed }

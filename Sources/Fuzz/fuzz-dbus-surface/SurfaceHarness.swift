@@ -8,7 +8,8 @@ import Logging
 /// connection, shared by every input of the process. A private bus rather than a seam that calls
 /// the handlers directly: the inputs then go through exactly what a bus client reaches (libdbus's
 /// parsing on both sides, DBusKit's dispatch, signature and size checks, the handlers, the reply
-/// marshalling), with no test-only path in the daemon; it costs a round trip (~100 µs) per input.
+/// marshalling), with no test-only path in the daemon; it costs a round trip per input (libFuzzer's
+/// `exec/s` in `scripts/fuzz.sh fuzz-dbus-surface 60` shows the rate: 600–1,000 inputs/s here).
 final class SurfaceHarness: @unchecked Sendable {
     static let shared = SurfaceHarness()
 

@@ -112,6 +112,17 @@ import Testing
         #expect(effects.deliveries.map(\.destination) == [":1.5"])
     }
 
+    @Test func aReloadToReadyByNameMakesARunningAppActive() throws {
+        var f = try Self.fixture("signal")
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: ":1.5")
+        try f.receive("a")
+        #expect(f.engine.settleReadiness().isEmpty, "nothing changes for ready = signal")
+        f.engine.setPolicies([app: try Self.policy("name")])
+        let settled = f.engine.settleReadiness()
+        #expect(f.engine.state(of: app) == .active)
+        #expect(settled.deliveries.map(\.invocation.id) == ["a"])
+    }
+
     // MARK: ready = "focus"
 
     @Test func focusGainedDeliversAndFocusLostMakesInactive() throws {

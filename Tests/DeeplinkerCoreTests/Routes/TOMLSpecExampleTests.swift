@@ -1,7 +1,7 @@
 import Testing
 @testable import DeeplinkerCore
 
-/// The examples of the TOML 1.0 specification (https://toml.io/en/v1.0.0), in its order: the
+/// The examples of the TOML 1.0 specification, in its order: the
 /// valid ones with the values they must give, the ones it marks INVALID with where and why.
 struct TOMLSpecExampleTests {
     @Test(arguments: [

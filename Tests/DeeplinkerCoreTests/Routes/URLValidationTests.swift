@@ -30,6 +30,9 @@ struct URLValidationTests {
         #expect(try ValidatedURL("https://xn--bcher-kva.example/").host == "xn--bcher-kva.example")
         #expect(try ValidatedURL("https://%41.Example/").host == "a.example")
         #expect(try ValidatedURL("https://bücher\u{3002}example/").host == "xn--bcher-kva.example")
+        // Decomposed (u + combining diaeresis) is composed first; the fullwidth stops are dots too.
+        #expect(try ValidatedURL("https://bu\u{308}cher\u{FF0E}example/").host == "xn--bcher-kva.example")
+        #expect(try ValidatedURL("https://B%75%CC%88cher\u{FF61}example/").host == "xn--bcher-kva.example")
     }
 
     @Test func punycodeVectors() {

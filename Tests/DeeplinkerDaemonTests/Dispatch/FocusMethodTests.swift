@@ -2,6 +2,7 @@ import DBusKit
 import DeeplinkerCore
 import DeeplinkerDaemon
 import DeeplinkerTestSupport
+import Foundation
 import Testing
 
 /// `SetFocusedApp` in process (SPEC §3, §6 "Readiness"): a `ready = "focus"` app is active while
@@ -58,6 +59,36 @@ struct FocusMethodTests {
             let error = try await d.error("SetFocusedApp", [.string(id)])
             #expect(error.name == "org.deeplinker.Error.InvalidParameter")
             #expect(error.message.contains(id) && error.message.contains("app_id"))
+        }
+    }
+}
+
+/// The focus reporter's connection matters: when it leaves the bus (focus-watch stopped or
+/// crashed), no app keeps the focus it reported.
+@Suite("SetFocusedApp over the bus")
+struct FocusReporterTests {
+    static let script = #"""
+        import sys, dbus
+        bus = dbus.bus.BusConnection(sys.argv[1])
+        print(bus.get_unique_name(), flush=True)
+        bus.call_blocking("org.deeplinker.Deeplinker1", "/org/deeplinker/Deeplinker1", "org.deeplinker.Deeplinker1",
+                          "SetFocusedApp", "s", [sys.argv[2]])
+        print("reported", flush=True)
+        sys.stdin.readline()
+        """#
+
+    @Test("the focused app is no longer active once the reporter's connection has left the bus")
+    func reporterLeaving() async throws {
+        try await DaemonFixture.withDaemon(routeFiles: FocusMethodTests.routeFiles) { f in
+            let reporter = try TestProcess(
+                executable: "/usr/bin/python3", arguments: ["-c", Self.script, f.bus.address, FocusMethodTests.focusApp],
+                environment: ProcessInfo.processInfo.environment)
+            let unique = try await reporter.stdoutLines.next { $0.hasPrefix(":") }
+            try await reporter.waitForLine(containing: "reported")
+            #expect(try await f.appState(FocusMethodTests.focusApp) == "active")
+            reporter.closeInput()
+            try await f.client.waitUntilUnowned(unique)
+            #expect(try await f.appState(FocusMethodTests.focusApp) == "not-running")
         }
     }
 }

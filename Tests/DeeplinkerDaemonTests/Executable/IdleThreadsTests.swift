@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import DeeplinkerTestSupport
 
-/// Issue 10, no periodic wake-ups when idle: libdispatch starts a 1 Hz monitor of its worker pool
+/// No periodic wake-ups when idle: libdispatch starts a 1 Hz monitor of its worker pool
 /// the first time one of its workers starts, and never stops it. So the real `deeplinkerd`, after
 /// doing everything that once started a worker (tasks, sleeps, a route file changing, signals),
 /// must have no libdispatch thread and no armed timer: only the threads it names itself.

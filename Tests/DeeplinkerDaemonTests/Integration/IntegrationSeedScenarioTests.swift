@@ -3,7 +3,9 @@ import Foundation
 import Testing
 import DeeplinkerTestSupport
 
-/// The seed scenarios of issue 4, each on its own private bus with its own daemon and stand-in apps.
+/// The basic scenarios of the pending deeplink (cold launches, background and foreground,
+/// superseding, expiry, refused deliveries), each on its own private bus with its own daemon and
+/// stand-in apps.
 @Suite("Integration: seed scenarios")
 struct IntegrationSeedScenarioTests {
     let recipes = TestRouteFiles.recipes

@@ -1,4 +1,4 @@
-/// A TOML 1.0 parser (https://toml.io/en/v1.0.0) over the UTF-8 bytes of a text, standard library
+/// A TOML 1.0 parser over the UTF-8 bytes of a text, standard library
 /// only. It builds the document with the location of every key and value, and stops at the first
 /// problem with a `TOMLSyntaxError` naming its line and column. Nesting is limited (`maxDepth`) so
 /// hostile input cannot exhaust the stack; it never traps on any input.

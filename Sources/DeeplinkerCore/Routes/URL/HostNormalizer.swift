@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Turns a host as written (ASCII, Unicode or percent-encoded) into lowercase ASCII with IDN labels
 /// in punycode, the form `domains` are compared in.
 enum HostNormalizer {
@@ -26,12 +24,15 @@ enum HostNormalizer {
             return validate(String(decoding: bytes, as: UTF8.self))
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else { return nil }
-        // IDNA treats the ideographic and fullwidth full stops as dots.
         // NFC by the standard library's own tables: Foundation's would link ICU's 34 MB of data
-        // into every binary that uses this module.
-        var text = String(decoding: decoded._nfcCodeUnits, as: UTF8.self).lowercased()
-        for dot in ["\u{3002}", "\u{FF0E}", "\u{FF61}"] { text = text.replacing(dot, with: ".") }
-        return validate(text)
+        // into every binary that uses this module. IDNA treats the ideographic and fullwidth full
+        // stops as dots.
+        let normalized = String(decoding: decoded._nfcCodeUnits, as: UTF8.self).lowercased()
+        var text = String.UnicodeScalarView()
+        for scalar in normalized.unicodeScalars {
+            text.append(["\u{3002}", "\u{FF0E}", "\u{FF61}"].contains(scalar) ? "." : scalar)
+        }
+        return validate(String(text))
     }
 
     /// Splits into labels, converts Unicode labels to punycode and checks DNS label syntax.

@@ -1,4 +1,4 @@
-/// Percent-encoding helpers working on UTF-8 bytes (URLComponents is too lenient, see the notes).
+/// Percent-encoding helpers working on UTF-8 bytes (URLComponents is too lenient to validate with).
 enum PercentEncoding {
     static func hexValue(_ b: UInt8) -> UInt8? {
         switch b {
