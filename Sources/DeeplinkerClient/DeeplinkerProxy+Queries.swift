@@ -69,6 +69,22 @@ extension DeeplinkerProxy {
         _ = try await call("SetFocusedApp", [.string(appID)], expect: "")
     }
 
+    /// Every app's claimed domains with the verdict of their last check.
+    public func linkClaims() async throws(DBusError) -> [LinkClaim] {
+        let r = try await call("GetLinkClaims", expect: "a(ssssx)")
+        return (r[0].arrayElements ?? []).compactMap { row in
+            guard let f = row.structureFields, f.count == 5 else { return nil }
+            return LinkClaim(
+                appID: f[0].stringValue ?? "", domain: f[1].stringValue ?? "", verdict: f[2].stringValue ?? "",
+                detail: f[3].stringValue ?? "", checkedAtMicroseconds: f[4].int64Value ?? 0)
+        }
+    }
+
+    /// Records a check of an app's domain (`verified`, `not-listed` or `unreachable`); host processes only.
+    public func setDomainVerification(appID: String, domain: String, verdict: String, detail: String) async throws(DBusError) {
+        _ = try await call("SetDomainVerification", [.string(appID), .string(domain), .string(verdict), .string(detail)], expect: "")
+    }
+
     /// The daemon's `Version` property.
     public func version() async throws(DBusError) -> String {
         let r = try await connection.call(

@@ -77,10 +77,11 @@ extension Daemon {
 
     /// Restores the engine from the stored state, given who owns the apps' names now.
     func recover(_ stored: StoredState, currentOwners: [String: String]) {
-        let (posted, snapshot, published) = (stored.posted, stored.snapshot, stored.published)
+        let (posted, snapshot, published, checks) = (stored.posted, stored.snapshot, stored.published, stored.domainChecks)
         core.onLoop { core in
             core.postedNotifications = posted
             core.published = published
+            for check in checks { core.domainChecks[DomainClaim(check.appID, check.domain)] = check }
             core.apply(core.engine.recover(from: snapshot, currentOwners: currentOwners))
             core.scheduleSweep()
             // Apps already running but not restored (no matching record) are at least running.

@@ -66,6 +66,14 @@ extension Daemon {
             "SetFocusedApp", In.App.self, Out.None.self, access: .hostOnly,
             "The app whose window has the input focus (\"\" for none), from deeplinker focus-watch: ready = \"focus\" apps follow it.",
             handler: setFocusedApp),
+        DaemonMethod(
+            "GetLinkClaims", In.None.self, Out.LinkClaims.self, access: .everyone,
+            "Each app's claimed domains with the verdict of their last check (verified, not-listed, unreachable; unchecked with checked_at 0).",
+            handler: getLinkClaims),
+        DaemonMethod(
+            "SetDomainVerification", In.DomainVerification.self, Out.None.self, access: .hostOnly,
+            "Records a check of an app's domain made by deeplinker verify; unreachable keeps an earlier verified verdict for 30 days.",
+            handler: setDomainVerification),
     ]
 
     /// The table's entries by name, for the dispatcher of in-process calls.

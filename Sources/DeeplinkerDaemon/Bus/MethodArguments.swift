@@ -87,6 +87,16 @@ enum In {
     }
 }
 
+extension In {
+    struct DomainVerification: MethodInput {
+        static let arguments = [DBusArgument("app_id", "s"), DBusArgument("domain", "s"), DBusArgument("verdict", "s"), DBusArgument("detail", "s")]
+        let appID, domain, verdict, detail: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
+            (appID, domain, verdict, detail) = (try r.string("app_id"), try r.string("domain"), try r.string("verdict"), try r.string("detail"))
+        }
+    }
+}
+
 /// The methods' replies, one type per output signature (SPEC §3).
 enum Out {
     struct None: MethodOutput {
@@ -171,5 +181,20 @@ enum Out {
         static let arguments = [DBusArgument("notification_id", "u")]
         let id: UInt32
         var values: [DBusValue] { [.uint32(id)] }
+    }
+}
+
+extension Out {
+    /// `GetLinkClaims`: (app_id, domain, verdict, detail, checked_at_usec; 0 = never).
+    struct LinkClaims: MethodOutput {
+        struct Row: Sendable, Equatable {
+            let appID, domain, verdict, detail: String
+            let checkedAt: Int64
+        }
+        static let arguments = [DBusArgument("claims", "a(ssssx)")]
+        let rows: [Row]
+        var values: [DBusValue] {
+            [.array(elementSignature: "(ssssx)", rows.map { .structure([.string($0.appID), .string($0.domain), .string($0.verdict), .string($0.detail), .int64($0.checkedAt)]) })]
+        }
     }
 }

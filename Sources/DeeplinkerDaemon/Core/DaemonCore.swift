@@ -27,6 +27,8 @@ actor DaemonCore {
     var published: [String: [String]] = [:]
     /// Notifications posted with `PostNotification` and not closed (mirrors the store), by server id.
     var postedNotifications: [UInt32: PostedNotification] = [:]
+    /// The latest check of each claimed domain (mirrors the store), for `GetLinkClaims`.
+    var domainChecks: [DomainClaim: DomainCheck] = [:]
     /// Activation tokens from `ActivationToken`, by notification id, until the click arrives.
     var notificationTokens: [UInt32: String] = [:]
     /// Effect batches (signals, deliveries, launches) waiting for their commit, in apply order.

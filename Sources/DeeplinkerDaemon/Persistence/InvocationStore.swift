@@ -45,6 +45,9 @@ public protocol InvocationStore: Sendable {
     /// The notifications posted with `PostNotification` and not yet closed, by id.
     func notifications() async throws -> [UInt32: PostedNotification]
 
+    /// The latest check of every claimed domain that was ever checked (`SetDomainVerification`).
+    func domainChecks() async throws -> [DomainCheck]
+
     /// Finishes queued writes and closes the store; later calls fail with ``StoreError/closed``.
     func close() async throws
 }

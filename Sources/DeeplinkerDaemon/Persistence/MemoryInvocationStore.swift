@@ -14,6 +14,7 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
     private var lastRoutes: [String: Route] = [:]
     private var shortcutsByApp: [String: [String]] = [:]
     private var notifications: [UInt32: PostedNotification] = [:]
+    private var checks: [String: DomainCheck] = [:]
     private var isClosed = false
 
     public init(historyLimit: Int = 10_000) {
@@ -76,6 +77,10 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
         try locked { notifications }
     }
 
+    public func domainChecks() async throws -> [DomainCheck] {
+        try locked { checks.values.sorted { ($0.appID, $0.domain) < ($1.appID, $1.domain) } }
+    }
+
     public func close() async throws {
         lock.withLock { isClosed = true }
     }
@@ -110,6 +115,8 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
             notifications[notification.id] = notification
         case .notificationClosed(let id):
             notifications[id] = nil
+        case .domainCheck(let check):
+            checks[check.appID + "\u{0}" + check.domain] = check
         }
     }
 

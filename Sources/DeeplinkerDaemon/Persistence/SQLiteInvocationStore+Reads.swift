@@ -96,6 +96,19 @@ extension SQLiteInvocationStore {
         }
     }
 
+    public func domainChecks() async throws -> [DomainCheck] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM domain_check ORDER BY app_id, domain").compactMap { row in
+                // A verdict this daemon does not know (written by a newer one) is left out.
+                DomainVerdict(rawValue: row["verdict"]).map { verdict in
+                    DomainCheck(
+                        appID: row["app_id"], domain: row["domain"], verdict: verdict, detail: row["detail"],
+                        checkedAt: row["checked_at"], verifiedAt: row["verified_at"])
+                }
+            }
+        }
+    }
+
     public func notifications() async throws -> [UInt32: PostedNotification] {
         try await read { db in
             var result: [UInt32: PostedNotification] = [:]

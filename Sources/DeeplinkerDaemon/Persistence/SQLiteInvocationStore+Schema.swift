@@ -4,7 +4,7 @@ extension SQLiteInvocationStore {
     /// The schema version this daemon writes to `PRAGMA user_version`. A database with a higher one
     /// comes from a newer daemon and is set aside, not opened; a lower one is migrated. Version 1 is
     /// the first shipped schema, which left `user_version` at 0 (its `grdb_migrations` says `v1`).
-    static let schemaVersion = 2
+    static let schemaVersion = 3
 
     /// The schema, versioned with GRDB's `DatabaseMigrator` (never edit a shipped migration; add one
     /// that ends by setting `user_version` to its number, and raise ``schemaVersion``).
@@ -64,6 +64,21 @@ extension SQLiteInvocationStore {
         // v2: the schema version is recorded where any SQLite tool (and an older daemon) can read it.
         migrator.registerMigration("v2") { db in
             try db.execute(sql: "PRAGMA user_version = 2")
+        }
+        // v3: the latest check of each claimed domain (SetDomainVerification).
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE domain_check (
+                    app_id TEXT NOT NULL,
+                    domain TEXT NOT NULL,
+                    verdict TEXT NOT NULL,
+                    detail TEXT NOT NULL,
+                    checked_at INTEGER NOT NULL,
+                    verified_at INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, domain)
+                );
+                PRAGMA user_version = 3;
+                """)
         }
         return migrator
     }

@@ -91,6 +91,13 @@ extension SQLiteInvocationStore {
                 arguments: [Int64(notification.id), notification.appID, notification.payload, notification.postedAt])
         case .notificationClosed(let id):
             try db.execute(sql: "DELETE FROM notification WHERE id = ?", arguments: [Int64(id)])
+        case .domainCheck(let check):
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO domain_check (app_id, domain, verdict, detail, checked_at, verified_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [check.appID, check.domain, check.verdict.rawValue, check.detail, check.checkedAt, check.verifiedAt])
         }
     }
 

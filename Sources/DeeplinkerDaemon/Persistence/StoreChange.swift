@@ -12,4 +12,6 @@ public enum StoreChange: Sendable, Hashable {
     case notificationPosted(PostedNotification)
     /// Forget a notification (`NotificationClosed`).
     case notificationClosed(id: UInt32)
+    /// Record the latest check of a claimed domain (`SetDomainVerification`), replacing the one before.
+    case domainCheck(DomainCheck)
 }

@@ -2,12 +2,13 @@ import DeeplinkerCore
 import Logging
 
 /// What the daemon reads from its store before it serves: the open store, the notifications it
-/// posted, the engine's snapshot and the published shortcuts.
+/// posted, the engine's snapshot, the published shortcuts and the domain checks.
 struct StoredState: Sendable {
     let store: any InvocationStore
     let posted: [UInt32: PostedNotification]
     let snapshot: EngineSnapshot
     let published: [String: [String]]
+    let domainChecks: [DomainCheck]
 
     /// Opens the configured store (``DaemonConfiguration/store``, else the state directory's
     /// database) and reads it; closes it again if a read fails.
@@ -18,7 +19,8 @@ struct StoredState: Sendable {
             // Keys used within the last hour still de-duplicate after a restart.
             let snapshot = try await store.loadSnapshot(dedupeSince: configuration.clock.nowMicroseconds() - 3_600_000_000)
             let published = try await store.allShortcuts()
-            return StoredState(store: store, posted: posted, snapshot: snapshot, published: published)
+            let domainChecks = try await store.domainChecks()
+            return StoredState(store: store, posted: posted, snapshot: snapshot, published: published, domainChecks: domainChecks)
         } catch {
             try? await store.close()
             throw error

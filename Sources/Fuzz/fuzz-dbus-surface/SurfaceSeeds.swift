@@ -27,6 +27,8 @@ enum SurfaceSeeds {
             (deeplinker, "PostNotification", [.string(app), .string("s"), .string("b"), .string(#"{"type":"recipe","id":1}"#)]),
             (deeplinker, "Reload", []),
             (deeplinker, "SetFocusedApp", [.string(app)]),
+            (deeplinker, "GetLinkClaims", []),
+            (deeplinker, "SetDomainVerification", [.string(app), .string("bestrecipes.com"), .string("verified"), .string("")]),
             ("org.freedesktop.DBus.Introspectable", "Introspect", []),
             ("org.freedesktop.DBus.Properties", "Get", [.string(deeplinker), .string("Version")]),
             ("org.freedesktop.DBus.Properties", "GetAll", [.string(deeplinker)]),

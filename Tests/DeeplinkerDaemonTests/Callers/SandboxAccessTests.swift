@@ -49,7 +49,7 @@ struct SandboxAccessTests {
         }
     }
 
-    @Test("ListApps and GetHistory(\"\") show only its own app; Reload and SetFocusedApp are refused")
+    @Test("ListApps and GetHistory(\"\") show only its own app; Reload, SetFocusedApp and SetDomainVerification are refused")
     func filteredAndHostOnly() async throws {
         try await Self.withSandbox { f, app in
             _ = try await f.openURL(Self.recipes, "bestrecipes://home")
@@ -66,6 +66,13 @@ struct SandboxAccessTests {
                 #expect(focus?.name == "org.deeplinker.Error.AccessDenied" && focus?.message.contains("SetFocusedApp") == true, "\(focus as Any)")
             }
             #expect(try await f.call("SetFocusedApp", [.string(Self.own)]) == [])
+            // Nor record a verdict for a domain, not even its own app's; reading the claims is fine.
+            let verdict: [DBusValue] = [.string(Self.recipes), .string("bestrecipes.com"), .string("verified"), .string("")]
+            let verify = await Self.error(f, "SetDomainVerification", verdict, from: app)
+            #expect(verify?.name == "org.deeplinker.Error.AccessDenied" && verify?.message.contains("SetDomainVerification") == true, "\(verify as Any)")
+            #expect(try await f.call("SetDomainVerification", verdict) == [])
+            let claims = try await f.call("GetLinkClaims", from: app).first?.arrayElements ?? []
+            #expect(claims.first?.structureFields?[2] == .string("verified"))
         }
     }
 

@@ -91,6 +91,20 @@ struct AccessTableTests {
         }
     }
 
+    @Test("SetDomainVerification is for host processes only; GetLinkClaims answers everyone", arguments: [own, Caller.sandboxed(appID: nil)])
+    func domainVerification(_ caller: Caller) async throws {
+        try await MethodTableTests.shipped { (d: InProcessDaemon) async throws in
+            let verdict: [DBusValue] = [.string(Self.recipes), .string("bestrecipes.com"), .string("verified"), .string("")]
+            let error = try await d.error("SetDomainVerification", verdict, as: caller)
+            #expect(error.name == "org.deeplinker.Error.AccessDenied" && error.message.contains("SetDomainVerification") && error.message.contains("host"))
+            #expect(try await d.reply("SetDomainVerification", verdict) == [])
+            // The claims are public (the association files are): a sandboxed app sees them all.
+            let claims = try await d.reply("GetLinkClaims", [], as: caller)
+            #expect(claims == (try await d.reply("GetLinkClaims", [])))
+            #expect(claims[0].arrayElements?.first?.structureFields?[2] == .string("verified"))
+        }
+    }
+
     @Test("a sandboxed connection gets 100 invocations in a second; the rest are RateLimited until a second has passed")
     func rateLimit() async throws {
         let clock = TestClock()

@@ -48,6 +48,8 @@ struct MethodTableTests {
             Call("PostNotification", [.string(app), .string("Dinner"), .string("Pie is ready"), .string(#"{"type": "home"}"#)]),
             Call("Reload", []),
             Call("SetFocusedApp", [.string(app)]),
+            Call("GetLinkClaims", []),
+            Call("SetDomainVerification", [.string(app), .string("bestrecipes.com"), .string("verified"), .string("")]),
         ]
     }
 
@@ -85,6 +87,11 @@ struct MethodTableTests {
             #expect(try await d.reply("Reload", []) == [])
             #expect(try await d.reply("SetFocusedApp", [.string(Self.recipes)]) == [])
             #expect(try await d.reply("SetFocusedApp", [.string("")]) == [])
+            #expect(try await d.reply("SetDomainVerification", [.string(Self.recipes), .string("bestrecipes.com"), .string("verified"), .string("")]) == [])
+            let claims = try await d.reply("GetLinkClaims", [])[0].arrayElements?.compactMap(\.structureFields) ?? []
+            #expect(claims.map { $0[1] } == [.string("bestrecipes.com"), .string("*.bestrecipes.com")])
+            #expect(claims.first?[2] == .string("verified") && claims.first.map { $0[4] != .int64(0) } == true)
+            #expect(claims.last?[2] == .string("unchecked") && claims.last?[4] == .int64(0))
         }
     }
 
@@ -119,7 +126,7 @@ struct MethodTableTests {
     }
 
     @Test("every app-scoped method refuses an unknown app with UnknownApp naming it",
-        arguments: everyMethod("com.example.Unknown").filter { !["ListApps", "Reload", "SetFocusedApp"].contains($0.method) })
+        arguments: everyMethod("com.example.Unknown").filter { !["ListApps", "Reload", "SetFocusedApp", "GetLinkClaims"].contains($0.method) })
     func unknownApp(_ call: Call) async throws {
         try await Self.shipped { (d: InProcessDaemon) async throws in
             let error = try await d.error(call.method, call.arguments)
@@ -149,6 +156,8 @@ struct MethodTableTests {
                 ("SetAppState", [.string(r), .string("active")], "AccessDenied", r),
                 ("SetAppState", [.string(r), .string("asleep")], "InvalidParameter", "asleep"),
                 ("SetFocusedApp", [.string("not an app id")], "InvalidParameter", "not an app id"),
+                ("SetDomainVerification", [.string(r), .string("bestrecipes.com"), .string("maybe"), .string("")], "InvalidParameter", "maybe"),
+                ("SetDomainVerification", [.string(r), .string("evil.example"), .string("verified"), .string("")], "InvalidParameter", "evil.example"),
                 ("SetShortcuts", [.string(r), .strings(["com.bestrecipes.nope"])], "UnknownShortcut", "com.bestrecipes.nope"),
                 ("PostNotification", [.string(r), .string("s"), .string("b"), .string("{broken")], "InvalidPayload", "payload"),
                 ("PostNotification", [.string(r), .string("s"), .string("b"), .string(#"{"type": "home"}"#)], "Unsupported", "notification server"),
