@@ -53,19 +53,12 @@ final class NativeHostDaemon: @unchecked Sendable {
         }
     }
 
-    /// The daemon's `GetLinkClaims`: `a(ssssx)` = (app_id, domain, verdict, detail, checked_at_usec).
+    /// The daemon's `GetLinkClaims`, as the policy reads them.
     func linkClaims() async throws(DBusError) -> [NativeHostClaim] {
-        let reply = try await connected().connection.call(
-            destination: DeeplinkerNames.busName, path: DeeplinkerNames.objectPath, interface: DeeplinkerNames.interface,
-            member: "GetLinkClaims", timeout: Self.callTimeout)
-        guard DBusValue.signature(of: reply) == "a(ssssx)", let rows = reply.first?.arrayElements else {
-            throw .failed("GetLinkClaims answered with signature '\(DBusValue.signature(of: reply))', expected 'a(ssssx)'")
-        }
-        return rows.compactMap { row in
-            guard let f = row.structureFields, f.count == 5 else { return nil }
-            return NativeHostClaim(
-                appID: f[0].stringValue ?? "", domain: f[1].stringValue ?? "", verdict: f[2].stringValue ?? "",
-                detail: f[3].stringValue ?? "", checkedAtMicroseconds: f[4].int64Value ?? 0)
+        try await connected().linkClaims().map {
+            NativeHostClaim(
+                appID: $0.appID, domain: $0.domain, verdict: $0.verdict, detail: $0.detail,
+                checkedAtMicroseconds: $0.checkedAtMicroseconds)
         }
     }
 

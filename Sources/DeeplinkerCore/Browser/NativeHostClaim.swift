@@ -7,7 +7,7 @@ public struct NativeHostClaim: Sendable, Hashable {
     public var appID: String
     /// As written in the app's `domains` (`bestrecipes.com`, `*.bestrecipes.com`).
     public var domain: String
-    /// `verified`, `not-listed`, `unreachable`, or `""` when never checked.
+    /// `verified`, `not-listed`, `unreachable`, or `unchecked` when never checked.
     public var verdict: String
     public var detail: String
     /// When it was last checked, µs since the epoch; 0 = never.

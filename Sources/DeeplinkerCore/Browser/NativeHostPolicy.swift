@@ -38,7 +38,7 @@ public enum NativeHostPolicy {
         }
         if covering.contains(where: \.isVerified) { return .open(appID: appID) }
         let why = covering.map { claim in
-            let verdict = claim.verdict.isEmpty ? "never checked" : claim.verdict
+            let verdict = claim.verdict.isEmpty || claim.verdict == "unchecked" ? "never checked" : claim.verdict
             return "\(claim.domain) is \(verdict)" + (claim.detail.isEmpty ? "" : " (\(claim.detail))")
         }
         return .refuse(
