@@ -91,10 +91,15 @@ let package = Package(
         // `deeplinker focus-watch`: the desktop's focus (X11, sway) mapped to app ids, reported with
         // `SetFocusedApp`. The daemon never links it: it stays free of any display connection.
         .target(name: "FocusWatch", dependencies: ["CXCB", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "TaskThreads"]),
+        // `deeplinker verify`: fetches domain association files over HTTPS with libcurl (C shim
+        // imported only by `DomainVerification`; the daemon never links it: it stays off the network).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "DomainVerification", dependencies: ["CCurl", "DeeplinkerCore"]),
         .target(
             name: "DeeplinkerCLI",
             dependencies: [
                 "DBusKit",
+                "DomainVerification",
                 "FocusWatch",
                 "DeeplinkerCore",
                 "DeeplinkerClient",
@@ -139,7 +144,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DeeplinkerCLITests",
-            dependencies: ["DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport", "FocusWatch"]
+            dependencies: [
+                "DeeplinkerCLI", "DeeplinkerClient", "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "DeeplinkerTestSupport",
+                "DomainVerification", "FocusWatch",
+            ]
         ),
         // The one set of helpers of every test target (Tests/Support): the scoped daemon fixture
         // `DaemonFixture.withDaemon`, the stand-in apps, `Recorder`, `TestProcess`, temporary

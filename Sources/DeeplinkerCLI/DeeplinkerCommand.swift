@@ -33,6 +33,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             UninstallDesktopCommand.self,
             ReloadCommand.self, StatusCommand.self,
             FocusWatchCommand.self,
+            VerifyCommand.self,
             NativeHostCommand.self, InstallBrowserCommand.self, UninstallBrowserCommand.self,
         ]
     )

@@ -58,10 +58,12 @@ import Testing
 
             let install = try await d.deeplinker(["install-desktop", app])
             #expect(install.status == 0, "\(install.stderr)")
-            #expect(install.lines == [
+            // Then a line per domain checked, whose verdict depends on the network here.
+            #expect(install.lines.filter { !$0.hasPrefix("domain ") } == [
                 "wrote \(handlerPath)", "wrote \(overridePath) (override of \(systemPath))",
                 "default handler for x-scheme-handler/bestrecipes",
             ])
+            #expect(install.lines.filter { $0.hasPrefix("domain ") }.count == 2)
             let handler = try #require(TestFiles.readIfPresent(handlerPath))
             #expect(handler.contains("\nNoDisplay=true\n"))
             #expect(handler.contains("\nExec=\(exe) open --app \(app) %u\n"))

@@ -28,8 +28,12 @@ import Testing
             #expect(apps.lines.contains { $0.hasPrefix("com.bestrecipes.App") && $0.hasSuffix("not-running") })
             #expect(apps.lines.contains { $0.hasPrefix("com.example.Apartments") })
             let appsJSON = try await f.run(["apps", "--json"])
-            let rows = try #require(JSONSerialization.jsonObject(with: Data(appsJSON.stdout.utf8)) as? [[String: String]])
-            #expect(rows.map { $0["app_id"] } == ["com.bestrecipes.App", "com.example.Apartments"])
+            let rows = try #require(JSONSerialization.jsonObject(with: Data(appsJSON.stdout.utf8)) as? [[String: Any]])
+            #expect(rows.map { $0["app_id"] as? String } == ["com.bestrecipes.App", "com.example.Apartments"])
+            // Each app's claimed domains with their verdicts, never checked here.
+            let domains = try #require(rows.first?["domains"] as? [[String: Any]])
+            #expect(domains.map { $0["domain"] as? String } == ["bestrecipes.com", "*.bestrecipes.com"])
+            #expect(domains.allSatisfy { $0["verdict"] as? String == "unchecked" && $0["checked_at_usec"] as? Int == 0 })
 
             let discard = try await f.run(["discard", app])
             #expect(discard.stdout == "discarded the pending deeplink of \(app)\n")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeeplinkerCore
+import DomainVerification
 import FoundationEssentials
 
 /// `deeplinker install-desktop ID` (SPEC §8): writes the hidden handler entry
@@ -18,6 +19,9 @@ struct InstallDesktopCommand: AsyncParsableCommand {
             makes the handler the default for x-scheme-handler/SCHEME in $XDG_CONFIG_HOME/mimeapps.list
             (other lines are kept), and runs update-desktop-database there when it exists. Entries
             name deeplinker by its absolute path (this program, or --exec PATH).
+            Then verifies the app's domains as `deeplinker verify ID` does and prints a line per
+            domain; a domain that is not verified, or a daemon that cannot record the verdicts, is
+            reported but does not fail the install (--no-verify skips it).
             Undo with `deeplinker uninstall-desktop ID`.
 
             EXAMPLE:
@@ -29,6 +33,7 @@ struct InstallDesktopCommand: AsyncParsableCommand {
     var shortcuts: [String] = []
     @Option(name: .customLong("exec"), help: ArgumentHelp("The absolute path of deeplinker to put in Exec (default: this program).", valueName: "PATH"))
     var executable: String?
+    @Flag(name: .customLong("no-verify"), help: "Do not verify the app's domains.") var noVerify = false
     @OptionGroup var options: GlobalOptions
 
     struct JSONOutput: Codable {
@@ -37,6 +42,19 @@ struct InstallDesktopCommand: AsyncParsableCommand {
         var source: String?
         var mimeapps: String
         var schemes: [String]
+        /// The app's domains as checked now (absent with --no-verify or when it claims none).
+        var domains: [Domain]?
+        /// Whether the daemon recorded the verdicts.
+        var domainsRecorded: Bool?
+
+        struct Domain: Codable {
+            var domain, verdict, detail: String
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case handler, entry, source, mimeapps, schemes, domains
+            case domainsRecorded = "domains_recorded"
+        }
     }
 
     func run() async throws {
@@ -70,8 +88,27 @@ struct InstallDesktopCommand: AsyncParsableCommand {
         if changed { try installation.write(mimeApps.rendered(), to: installation.mimeappsPath) }
         installation.refreshCache()
 
+        var recordFailure: String?
+        if !noVerify && !config.domains.isEmpty {
+            let outcomes = DomainVerifier.check(config.domains.map { (appID, $0.description) })
+            output.domains = outcomes.map { .init(domain: $0.domain, verdict: $0.verdict.rawValue, detail: $0.detail) }
+            do {
+                try await DaemonSession.run(options) { proxy in
+                    for o in outcomes {
+                        try await proxy.setDomainVerification(appID: o.appID, domain: o.domain, verdict: o.verdict.rawValue, detail: o.detail)
+                    }
+                }
+                output.domainsRecorded = true
+            } catch let failure as CLIFailure {
+                output.domainsRecorded = false
+                recordFailure = failure.message
+            }
+        }
+
+        if let recordFailure { Output.error("deeplinker: the domain verdicts were not recorded: \(recordFailure)") }
         if options.json { return Output.json(output) }
         for path in written { Output.line("wrote \(path)") }
         for scheme in output.schemes { Output.line("default handler for x-scheme-handler/\(scheme)") }
+        for domain in output.domains ?? [] { Output.line("domain \(domain.domain): \(domain.verdict): \(domain.detail)") }
     }
 }

@@ -52,7 +52,8 @@ struct StatusCommand: AsyncParsableCommand {
             uptimeSeconds: max(0, (now - properties.startedAtMicroseconds) / 1_000_000),
             owner: owner, pid: try? await direct.processID(of: owner),
             stateDirectory: properties.stateDirectory, databaseBytes: properties.databaseSize, apps: apps,
-            pending: pending, brokenRouteFiles: properties.brokenRouteFiles)
+            pending: pending, brokenRouteFiles: properties.brokenRouteFiles,
+            linkClaims: (try? await direct.linkClaims())?.map { DomainChecks.Row($0) })
     }
 
     /// The human-readable form.
@@ -82,6 +83,11 @@ struct StatusCommand: AsyncParsableCommand {
         let broken = status.brokenRouteFiles ?? []
         Output.line("  broken route files: \(broken.isEmpty ? "none" : String(broken.count))")
         for error in broken { Output.line("    \(error)") }
+        if let claims = status.linkClaims {
+            let verified = claims.filter { $0.verdict == "verified" }.count
+            Output.line("  claimed domains:    \(claims.isEmpty ? "none" : "\(claims.count) (\(verified) verified)")")
+            for line in DomainChecks.lines(claims) { Output.line("    " + line) }
+        }
     }
 
     static func duration(_ seconds: Int64) -> String {

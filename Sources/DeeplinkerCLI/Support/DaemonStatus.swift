@@ -27,6 +27,8 @@ struct DaemonStatus: Codable, Sendable {
     var apps: [String]?
     var pending: [String: Pending]?
     var brokenRouteFiles: [String]?
+    /// The claimed domains and their verdicts (SPEC §10); nil from a daemon without `GetLinkClaims`.
+    var linkClaims: [DomainChecks.Row]?
 
     enum CodingKeys: String, CodingKey {
         case running, activatable, version, owner, pid, apps, pending
@@ -35,5 +37,6 @@ struct DaemonStatus: Codable, Sendable {
         case stateDirectory = "state_directory"
         case databaseBytes = "database_bytes"
         case brokenRouteFiles = "broken_route_files"
+        case linkClaims = "link_claims"
     }
 }

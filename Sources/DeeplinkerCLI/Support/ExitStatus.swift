@@ -31,6 +31,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case rateLimited = 11
     /// `focus-watch`: no focus backend works here, or the display it followed went away.
     case focusBackendGone = 13
+    /// `verify`: a domain is not verified (not listed, or unreachable past the grace).
+    case domainNotVerified = 14
     /// `native-host`: a message the browser sent cannot be read past (a length over 64 MiB, or
     /// input that ends inside a message).
     case browserProtocol = 15
@@ -76,6 +78,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
           10 the daemon could not store the invocation (disk full, I/O error)
           11 rate limited (a sandboxed caller made over 100 invocations in a second)
           13 focus-watch: no focus backend works, or the display went away
+          14 verify: a domain is not verified (not listed, or unreachable)
           15 native-host: the browser sent a message it cannot read past (over 64 MiB, cut short)
         """
 }
