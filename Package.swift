@@ -165,6 +165,7 @@ let package = Package(
         .executableTarget(name: "fuzz-url-matching", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-url-matching"),
         .executableTarget(name: "fuzz-payload-mapping", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-payload-mapping"),
         .executableTarget(name: "fuzz-route-file", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-route-file"),
+        .executableTarget(name: "fuzz-native-host", dependencies: ["DeeplinkerCore"], path: "Sources/Fuzz/fuzz-native-host"),
         .executableTarget(
             name: "fuzz-dbus-surface",
             dependencies: ["DBusKit", "DeeplinkerDaemon", .product(name: "Logging", package: "swift-log")],

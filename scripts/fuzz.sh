@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target and runs it for a given time.
-#   scripts/fuzz.sh NAME SECONDS      NAME: fuzz-url-matching | fuzz-payload-mapping | fuzz-route-file | fuzz-dbus-surface
+#   scripts/fuzz.sh NAME SECONDS      NAME: fuzz-url-matching | fuzz-payload-mapping | fuzz-route-file | fuzz-dbus-surface | fuzz-native-host
 # The corpus lives in fuzz-artifacts/NAME/corpus (gitignored, kept between runs); crash inputs go
 # to fuzz-artifacts/NAME/crashes/. Extra libFuzzer flags may be passed in FUZZ_FLAGS.
 set -euo pipefail
@@ -8,7 +8,7 @@ set -euo pipefail
 name=${1:?usage: scripts/fuzz.sh NAME SECONDS}
 seconds=${2:?usage: scripts/fuzz.sh NAME SECONDS}
 case "$name" in
-  fuzz-url-matching|fuzz-payload-mapping|fuzz-route-file|fuzz-dbus-surface) ;;
+  fuzz-url-matching|fuzz-payload-mapping|fuzz-route-file|fuzz-dbus-surface|fuzz-native-host) ;;
   *) echo "unknown fuzz target '$name'" >&2; exit 2 ;;
 esac
 
@@ -37,6 +37,15 @@ if [ -z "$(ls -A "$corpus")" ]; then
                '{"url":"p://item/1"}' '{"remote-notification":{"data":{"chat":5}}}' '{"user-activity":{"webpage-url":"https://p.example/item/2"}}' \
                '{"shortcut-item":"p.home"}' '{"a":[1,{"b":[null,true,-1.5e3]}],"s":"\ud83d\ude00"}'; do
         printf '%s' "$p" > "$corpus/seed$i"; i=$((i + 1))
+      done ;;
+    # Framed messages as a browser writes them (native byte order), good and bad.
+    fuzz-native-host)
+      i=0
+      for m in '{"type":"claims"}' '{"type":"open","url":"https://www.a.example/item/2?x=1","from":"https://b.example/"}' \
+               '{"type":"open","url":"https://b.example/","from":null}' '{"type":"open","url":"https://xn--bcher-kva.example/"}' \
+               '{broken' '{"type":"nope"}' '[1,{"a":"\u2028"}]'; do
+        python3 -c 'import struct,sys; m=sys.argv[1].encode(); sys.stdout.buffer.write(struct.pack("=I",len(m))+m)' "$m" > "$corpus/seed$i"
+        i=$((i + 1))
       done ;;
   esac
 fi

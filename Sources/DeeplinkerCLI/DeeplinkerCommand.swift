@@ -35,6 +35,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             FocusWatchCommand.self,
             DoctorCommand.self, TopCommand.self,
             VerifyCommand.self,
+            NativeHostCommand.self, InstallBrowserCommand.self, UninstallBrowserCommand.self,
         ]
     )
 

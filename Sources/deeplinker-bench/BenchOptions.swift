@@ -4,7 +4,7 @@ import Foundation
 /// that set the counts. `--scale F` multiplies every count (e.g. 0.1 for a quick smoke run).
 struct BenchOptions: Sendable {
     /// Which part to run.
-    enum Command: String, Sendable { case bus, engine, routing, coldstart, cpu, callers, focus, e2e, all
+    enum Command: String, Sendable { case bus, engine, routing, coldstart, cpu, callers, focus, e2e, browser, all
         /// The app process of `e2e` (started by the bench or bus-activated), not for direct use.
         case e2eApp = "e2e-app"
     }
@@ -46,14 +46,16 @@ struct BenchOptions: Sendable {
     var focusRuns = 200
     /// `--e2e-runs N`, `--e2e-cold-runs N`: alternating pairs of links (through Deeplinker, direct), warm and cold.
     var e2e = E2EBenchmark.Runs()
+    /// `--browser-clicks N`: clicks on a verified link in headless Chromium (and as many typed loads).
+    var browserClicks = 30
 
     static let usage = """
-        usage: deeplinker-bench [bus|engine|routing|coldstart|cpu|callers|focus|e2e|all] [--markdown FILE] [--scale F] [--warmup N]
+        usage: deeplinker-bench [bus|engine|routing|coldstart|cpu|callers|focus|e2e|browser|all] [--markdown FILE] [--scale F] [--warmup N]
                                 [--ping-calls N] [--pipelined-calls N] [--openurl-calls N] [--delivery-calls N]
                                 [--calls-1 N] [--calls-8 N] [--calls-64 N] [--cpu-calls N] [--rss-invocations N]
                                 [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR] [--coldstart-runs N]
                                 [--caller-connections N] [--calls-per-connection N] [--focus-runs N]
-                                [--e2e-runs N] [--e2e-cold-runs N]
+                                [--e2e-runs N] [--e2e-cold-runs N] [--browser-clicks N]
           bus      Peer.Ping round trip and 64-in-flight throughput against the daemon (the baseline)
           engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS; with deeplinkerd
                    built: its CPU per call beside dbus-daemon's, idle RSS and wake-ups, a run without fsync;
@@ -65,6 +67,8 @@ struct BenchOptions: Sendable {
                    (Xvfb + openbox + GTK3 windows; goal p50 ≤ BecameActive + 5 ms)
           e2e      gio open → the app's handler, through Deeplinker's handler entry and straight through the
                    app's own DBusActivatable entry, alternating; warm, app cold, daemon cold (goal ≤ 1.10× direct)
+          browser  a click on a verified link in headless Chromium to the route in the app, beside the same
+                   link typed into the address bar (needs root, chromium, chromium-driver, python3-selenium)
           cpu      only deeplinkerd's CPU per OpenURL and per Ping (prints its pid and waits 2 s first, so a
                    profiler can attach: perf record -p PID)
           all      engine, cold start, then routing (default)
@@ -118,6 +122,7 @@ struct BenchOptions: Sendable {
             case ("--focus-runs", let n?) where n > 0: options.focusRuns = n
             case ("--e2e-runs", let n?) where n > 0: options.e2e.warm = n
             case ("--e2e-cold-runs", let n?) where n > 0: options.e2e.cold = n
+            case ("--browser-clicks", let n?) where n > 0: options.browserClicks = n
             default: return invalid(flag, value)
             }
         }

@@ -59,6 +59,17 @@ enum BenchRunner {
             if let path = options.markdownPath { try? table.markdown(title: "deeplinker-bench focus").write(toFile: path, atomically: true, encoding: .utf8) }
             return 0
         }
+        if options.command == .browser {
+            do {
+                try await BrowserBenchmark.run(routeFile: routeFile, options: options, table: table)
+            } catch {
+                FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
+                return 1
+            }
+            print(table.plainText())
+            if let path = options.markdownPath { try? table.markdown(title: "deeplinker-bench browser").write(toFile: path, atomically: true, encoding: .utf8) }
+            return 0
+        }
         if options.command == .callers {
             do {
                 try await CallerBenchmark.run(routeFile: routeFile, options: options, table: table)

@@ -35,6 +35,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case focusBackendGone = 13
     /// `verify`: a domain is not verified (not listed, or unreachable past the grace).
     case domainNotVerified = 14
+    /// `native-host`: a message the browser sent cannot be read past (a length over 64 MiB, or
+    /// input that ends inside a message).
+    case browserProtocol = 15
 
     /// The status for a Deeplinker error name (`NoRoute`), nil for names outside §4.
     public static func forDeeplinkerError(named name: String) -> ExitStatus? {
@@ -79,5 +82,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
           12 doctor: a check failed
           13 focus-watch: no focus backend works, or the display went away
           14 verify: a domain is not verified (not listed, or unreachable)
+          15 native-host: the browser sent a message it cannot read past (over 64 MiB, cut short)
         """
 }

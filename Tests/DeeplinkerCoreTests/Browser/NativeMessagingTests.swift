@@ -1,0 +1,183 @@
+import DeeplinkerCore
+import Foundation
+import Testing
+
+/// The native messaging framing and messages of SPEC §10, without a process.
+@Suite struct NativeMessagingTests {
+    func framed(_ json: String) -> [UInt8] {
+        NativeMessageFraming.header(length: json.utf8.count) + Array(json.utf8)
+    }
+
+    @Test func theLengthIsInNativeByteOrder() {
+        let header = NativeMessageFraming.header(length: 0x0102_0304)
+        #expect(header == withUnsafeBytes(of: UInt32(0x0102_0304)) { Array($0) })
+        #expect(NativeMessageFraming.length(ofHeader: header) == 0x0102_0304)
+        #expect(NativeMessageFraming.length(ofHeader: [0xFF, 0xFF, 0xFF, 0xFF]) == Int(UInt32.max))
+    }
+
+    @Test func framesComeOutWholeHoweverTheBytesArrive() throws {
+        let stream = framed(#"{"type":"claims"}"#) + framed("") + framed(#"{"type":"open","url":"https://a.example/x"}"#)
+        for split in 0...stream.count {
+            var decoder = NativeFrameDecoder()
+            var payloads: [String] = []
+            for part in [stream[..<split], stream[split...]] {
+                decoder.append(part)
+                while let payload = try decoder.nextFrame() { payloads.append(String(decoding: payload, as: UTF8.self)) }
+            }
+            #expect(payloads == [#"{"type":"claims"}"#, "", #"{"type":"open","url":"https://a.example/x"}"#], "split at \(split)")
+            #expect(decoder.bufferedCount == 0)
+            try decoder.finish()
+        }
+    }
+
+    @Test func aLengthOverTheLimitIsRefusedBeforeItsPayload() {
+        var decoder = NativeFrameDecoder()
+        decoder.append(NativeMessageFraming.header(length: NativeMessageFraming.maxIncoming + 1))
+        #expect(throws: NativeMessageError.frameTooLarge(length: 64 * 1024 * 1024 + 1, limit: 64 * 1024 * 1024)) {
+            try decoder.nextFrame()
+        }
+        var atLimit = NativeFrameDecoder()
+        atLimit.append(NativeMessageFraming.header(length: NativeMessageFraming.maxIncoming))
+        #expect((try? atLimit.nextFrame()) == .some(nil), "exactly 64 MiB is allowed: it waits for the payload")
+        #expect(NativeMessageError.frameTooLarge(length: 1, limit: 0).isFatal)
+    }
+
+    @Test func inputThatEndsInsideAMessageIsTruncated() throws {
+        var decoder = NativeFrameDecoder()
+        decoder.append(Array(framed(#"{"type":"claims"}"#).prefix(9)))
+        #expect(try decoder.nextFrame() == nil)
+        #expect(throws: NativeMessageError.truncatedFrame(received: 5, expected: 17)) { try decoder.finish() }
+        var header = NativeFrameDecoder()
+        header.append([1, 0])
+        #expect(throws: NativeMessageError.truncatedFrame(received: 2, expected: 4)) { try header.finish() }
+    }
+
+    @Test func requestsParse() throws {
+        #expect(try NativeHostRequest.parse(Array(#"{"type":"claims"}"#.utf8)) == .claims)
+        #expect(try NativeHostRequest.parse(Array(#" {"type":"open","url":"https://a.example/x","from":"https://b.example/"} "#.utf8))
+            == .open(url: "https://a.example/x", from: "https://b.example/"))
+        #expect(try NativeHostRequest.parse(Array(#"{"type":"open","url":"https://a.example/x","from":null,"extra":[1]}"#.utf8))
+            == .open(url: "https://a.example/x", from: nil))
+    }
+
+    @Test(arguments: [
+        ("{broken", "invalid-json"),
+        ("", "invalid-json"),
+        ("\u{FF}", "invalid-json"),
+        (String(repeating: "[", count: 40) + String(repeating: "]", count: 40), "invalid-json"),
+        ("[1, 2]", "invalid-message"),
+        (#"{"kind":"claims"}"#, "invalid-message"),
+        (#"{"type":7}"#, "invalid-message"),
+        (#"{"type":"open"}"#, "invalid-message"),
+        (#"{"type":"open","url":""}"#, "invalid-message"),
+        (#"{"type":"open","url":"https://a.example/","from":5}"#, "invalid-message"),
+        (#"{"type":"launch"}"#, "unknown-type"),
+    ])
+    func badMessagesAreNamed(text: String, code: String) {
+        let bytes: [UInt8] = text == "\u{FF}" ? [0xFF] : Array(text.utf8)
+        do {
+            _ = try NativeHostRequest.parse(bytes)
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(error.code == code, "\(text): \(error)")
+            #expect(!error.isFatal)
+        }
+    }
+
+    @Test func repliesRenderAsCompactJSON() throws {
+        #expect(String(decoding: NativeHostReply.handled(appID: "com.a.App", invocationID: "id-1").payload, as: UTF8.self)
+            == #"{"app":"com.a.App","handled":true,"invocation":"id-1"}"#)
+        let refused = NativeHostReply.notHandled(reason: "NoRoute", detail: "no route for \"x\"\n\u{1}\u{2028}")
+        #expect(String(decoding: refused.payload, as: UTF8.self)
+            == #"{"detail":"no route for \"x\"\n\u0001\u2028","handled":false,"reason":"NoRoute"}"#)
+        let decoded = try JSONSerialization.jsonObject(with: Data(refused.payload)) as? [String: Any]
+        #expect(decoded?["detail"] as? String == "no route for \"x\"\n\u{1}\u{2028}")
+        let claims = NativeHostReply.claims([.init(appID: "com.a.App", name: "Ä \"App\"", domain: "*.a.example")])
+        #expect(String(decoding: claims.payload, as: UTF8.self)
+            == #"{"claims":[{"app":"com.a.App","domain":"*.a.example","name":"Ä \"App\""}],"type":"claims"}"#)
+        #expect(Array(NativeHostReply.error(.unknownType("x")).framed().dropFirst(4))
+            == Array(#"{"detail":"unknown message type \"x\" (known: claims, open)","error":"unknown-type","type":"error"}"#.utf8))
+    }
+
+    @Test func aReplyOverOneMebibyteBecomesAnErrorReply() {
+        let many = (0..<20_000).map { NativeHostReply.Claim(appID: "com.example.App\($0)", name: String(repeating: "n", count: 40), domain: "d\($0).example") }
+        let reply = NativeHostReply.claims(many)
+        #expect(reply.payload.count > NativeMessageFraming.maxOutgoing)
+        let framed = reply.framed()
+        #expect(framed.count <= NativeMessageFraming.maxOutgoing + 4)
+        #expect(NativeMessageFraming.length(ofHeader: framed.prefix(4)) == framed.count - 4)
+        #expect(String(decoding: framed.dropFirst(4), as: UTF8.self).contains(#""error":"reply-too-large""#))
+    }
+
+    // MARK: The policy
+
+    let claims = [
+        NativeHostClaim(appID: "com.bestrecipes.App", domain: "bestrecipes.test", verdict: "verified"),
+        NativeHostClaim(appID: "com.bestrecipes.App", domain: "*.bestrecipes.test", verdict: "verified"),
+        NativeHostClaim(appID: "com.example.Apartments", domain: "apartments.test", verdict: "not-listed", detail: "the file lists com.other.App"),
+        NativeHostClaim(appID: "com.example.Apartments", domain: "*.apartments.test", verdict: "unreachable", detail: "DNS: no such host"),
+        NativeHostClaim(appID: "com.example.Fresh", domain: "fresh.test", verdict: ""),
+        NativeHostClaim(appID: "com.a.One", domain: "shared.test", verdict: "verified"),
+        NativeHostClaim(appID: "com.b.Two", domain: "shared.test", verdict: "verified"),
+    ]
+
+    @Test func aVerifiedDomainOpensItsApp() {
+        #expect(NativeHostPolicy.decide(url: "https://bestrecipes.test/recipe/12", claims: claims) == .open(appID: "com.bestrecipes.App"))
+        #expect(NativeHostPolicy.decide(url: "https://BestRecipes.TEST/recipe/12", claims: claims) == .open(appID: "com.bestrecipes.App"))
+        #expect(NativeHostPolicy.decide(url: "https://www.bestrecipes.test/", claims: claims) == .open(appID: "com.bestrecipes.App"))
+    }
+
+    @Test func aWildcardCoversSubdomainsOnly() {
+        let onlyWildcard = [NativeHostClaim(appID: "com.x.App", domain: "*.x.test", verdict: "verified")]
+        #expect(NativeHostPolicy.decide(url: "https://www.x.test/a", claims: onlyWildcard) == .open(appID: "com.x.App"))
+        #expect(NativeHostPolicy.decide(url: "https://a.b.x.test/a", claims: onlyWildcard) == .open(appID: "com.x.App"))
+        guard case .refuse(let reason, _) = NativeHostPolicy.decide(url: "https://x.test/a", claims: onlyWildcard) else {
+            Issue.record("x.test is not covered by *.x.test")
+            return
+        }
+        #expect(reason == "NoApp")
+    }
+
+    @Test(arguments: [
+        ("https://apartments.test/listing/1", "not-verified", "apartments.test is not-listed (the file lists com.other.App)"),
+        ("https://www.apartments.test/", "not-verified", "*.apartments.test is unreachable (DNS: no such host)"),
+        ("https://fresh.test/", "not-verified", "fresh.test is never checked"),
+        ("https://unclaimed.example/", "NoApp", "no app claims the domain unclaimed.example"),
+        ("https://shared.test/", "AmbiguousApp", "com.a.One, com.b.Two"),
+        ("http://bestrecipes.test/recipe/12", "not-verified", "not an https link"),
+        ("bestrecipes://recipe/12", "not-verified", "not an https link"),
+        ("https://bestrecipes.test/a/../b", "InvalidURL", "invalid URL"),
+    ])
+    func otherLinksStayInTheBrowser(url: String, reason: String, detail: String) {
+        guard case .refuse(let actualReason, let actualDetail) = NativeHostPolicy.decide(url: url, claims: claims) else {
+            Issue.record("\(url) would be opened")
+            return
+        }
+        #expect(actualReason == reason)
+        #expect(actualDetail.contains(detail), "\(actualDetail)")
+    }
+
+    @Test func theClaimsListIsVerifiedOnlyWithNames() {
+        let listed = NativeHostPolicy.verifiedClaims(claims + [claims[0]], names: ["com.bestrecipes.App": "Best Recipes"])
+        #expect(listed == [
+            .init(appID: "com.a.One", name: "com.a.One", domain: "shared.test"),
+            .init(appID: "com.b.Two", name: "com.b.Two", domain: "shared.test"),
+            .init(appID: "com.bestrecipes.App", name: "Best Recipes", domain: "*.bestrecipes.test"),
+            .init(appID: "com.bestrecipes.App", name: "Best Recipes", domain: "bestrecipes.test"),
+        ])
+    }
+
+    @Test func verifiedClaimsOlderThanSevenDaysAreCheckedAgain() {
+        let day: Int64 = 24 * 3600 * 1_000_000
+        let now: Int64 = 100 * day
+        let claims = [
+            NativeHostClaim(appID: "com.a.Old", domain: "a.test", verdict: "verified", checkedAtMicroseconds: now - 8 * day),
+            NativeHostClaim(appID: "com.a.Old", domain: "*.a.test", verdict: "verified", checkedAtMicroseconds: now - 9 * day),
+            NativeHostClaim(appID: "com.b.Fresh", domain: "b.test", verdict: "verified", checkedAtMicroseconds: now - 6 * day),
+            NativeHostClaim(appID: "com.c.Refused", domain: "c.test", verdict: "not-listed", checkedAtMicroseconds: now - 30 * day),
+            NativeHostClaim(appID: "com.d.Never", domain: "d.test", verdict: "", checkedAtMicroseconds: 0),
+        ]
+        #expect(NativeHostPolicy.appsToReverify(claims, now: now) == ["com.a.Old"])
+        #expect(NativeHostPolicy.appsToReverify(claims, now: now - 2 * day).isEmpty)
+    }
+}
