@@ -63,6 +63,12 @@ public enum HTTPSFetch {
         }
     }
 
+    /// Why libcurl cannot be used here (libcurl.so.4 missing), nil when it can: nothing is
+    /// recorded then, since no check was made.
+    public static var unavailableReason: String? {
+        ccurl_load().map { "libcurl could not be loaded (install libcurl4): \(String(cString: $0))" }
+    }
+
     /// The host of an `https://host[:port]/…` URL.
     static func hostOf(_ url: String) -> String {
         guard url.hasPrefix("https://") else { return "" }
