@@ -91,9 +91,10 @@ let package = Package(
         // `deeplinker focus-watch`: the desktop's focus (X11, sway) mapped to app ids, reported with
         // `SetFocusedApp`. The daemon never links it: it stays free of any display connection.
         .target(name: "FocusWatch", dependencies: ["CXCB", "DBusKit", "DeeplinkerCore", "DeeplinkerProtocol", "TaskThreads"]),
-        // `deeplinker verify`: fetches domain association files over HTTPS with libcurl (C shim
-        // imported only by `DomainVerification`; the daemon never links it: it stays off the network).
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // `deeplinker verify`: fetches domain association files over HTTPS with libcurl, loaded with
+        // dlopen only when it fetches (C shim imported only by `DomainVerification`; needs curl.h
+        // from libcurl4-openssl-dev to build). The daemon never links it: it stays off the network.
+        .target(name: "CCurl"),
         .target(name: "DomainVerification", dependencies: ["CCurl", "DeeplinkerCore"]),
         .target(
             name: "DeeplinkerCLI",

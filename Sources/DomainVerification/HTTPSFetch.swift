@@ -4,7 +4,7 @@ import DeeplinkerCore
 /// Fetches an association file the way SPEC §10 says: HTTPS only, port 443, the system's trust
 /// store (libcurl's default bundle, /etc/ssl/certs/ca-certificates.crt on Debian), no redirect
 /// followed, at most 128 KiB and 10 s in all. libcurl, not URLSession: FoundationNetworking would
-/// bring ICU into `deeplinker`.
+/// bring ICU into `deeplinker`. libcurl is loaded on the first fetch (see the CCurl shim).
 public enum HTTPSFetch {
     /// The file at `url` (an `https://host/path` URL), or why not.
     public static func get(_ url: String, maximumBytes: Int = AssociationFile.maximumBytes, timeoutSeconds: Int = AssociationFile.timeoutSeconds)
@@ -12,9 +12,9 @@ public enum HTTPSFetch {
     {
         let host = hostOf(url)
         guard url.hasPrefix("https://"), !host.isEmpty else { return .failure(.other("not an https URL: \(url)")) }
-        _ = initialized
-        guard let curl = curl_easy_init() else { return .failure(.other("libcurl could not start a transfer")) }
-        defer { curl_easy_cleanup(curl) }
+        if let error = ccurl_load() { return .failure(.other("libcurl could not be loaded: \(String(cString: error))")) }
+        guard let curl = ccurl_easy_init() else { return .failure(.other("libcurl could not start a transfer")) }
+        defer { ccurl_easy_cleanup(curl) }
         let sink = Sink(limit: maximumBytes)
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
@@ -32,10 +32,10 @@ public enum HTTPSFetch {
             ccurl_setopt_write_function(curl, writeBody)
             let context = Unmanaged.passUnretained(sink).toOpaque()
             ccurl_setopt_pointer(curl, CURLOPT_WRITEDATA, context)
-            return withExtendedLifetime(sink) { curl_easy_perform(curl) }
+            return withExtendedLifetime(sink) { ccurl_easy_perform(curl) }
         }
         let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingSuffixNewlines()
-        let reason = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        let reason = message.isEmpty ? String(cString: ccurl_easy_strerror(code)) : message
         var status = 0
         var statusValue = 0
         if ccurl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &statusValue) == CURLE_OK { status = statusValue }
@@ -63,6 +63,12 @@ public enum HTTPSFetch {
         }
     }
 
+    /// Why libcurl cannot be used here (libcurl.so.4 missing), nil when it can: nothing is
+    /// recorded then, since no check was made.
+    public static var unavailableReason: String? {
+        ccurl_load().map { "libcurl could not be loaded (install libcurl4): \(String(cString: $0))" }
+    }
+
     /// The host of an `https://host[:port]/…` URL.
     static func hostOf(_ url: String) -> String {
         guard url.hasPrefix("https://") else { return "" }
@@ -70,9 +76,6 @@ public enum HTTPSFetch {
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return String(authority.prefix { $0 != ":" })
     }
-
-    /// libcurl's global set-up, once per process (before any transfer, as libcurl asks).
-    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 }
 
 /// The body as it arrives, cut off (and the transfer ended) past the limit.

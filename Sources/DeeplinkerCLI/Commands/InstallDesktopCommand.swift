@@ -103,7 +103,9 @@ struct InstallDesktopCommand: AsyncParsableCommand {
         installation.refreshCache()
 
         var recordFailure: String?
-        if !noVerify && !config.domains.isEmpty {
+        if !noVerify && !config.domains.isEmpty, let reason = HTTPSFetch.unavailableReason {
+            recordFailure = "the domains were not checked: \(reason)"
+        } else if !noVerify && !config.domains.isEmpty {
             let outcomes = DomainVerifier.check(config.domains.map { (appID, $0.description) })
             output.domains = outcomes.map { .init(domain: $0.domain, verdict: $0.verdict.rawValue, detail: $0.detail) }
             do {
@@ -115,11 +117,11 @@ struct InstallDesktopCommand: AsyncParsableCommand {
                 output.domainsRecorded = true
             } catch let failure as CLIFailure {
                 output.domainsRecorded = false
-                recordFailure = failure.message
+                recordFailure = "the verdicts were not recorded: \(failure.message)"
             }
         }
 
-        if let recordFailure { Output.error("deeplinker: the domain verdicts were not recorded: \(recordFailure)") }
+        if let recordFailure { Output.error("deeplinker: domain verification: \(recordFailure)") }
         if options.json { return Output.json(output) }
         for path in written { Output.line("wrote \(path)") }
         for scheme in output.schemes { Output.line("default handler for x-scheme-handler/\(scheme)") }

@@ -30,6 +30,7 @@ enum DomainChecks {
 
     /// Fetches the files of `claims` and records each verdict with `SetDomainVerification`.
     static func checkAndRecord(_ claims: [(appID: String, domain: String)], proxy: DeeplinkerProxy) async throws -> [DomainVerifier.Outcome] {
+        if !claims.isEmpty, let reason = HTTPSFetch.unavailableReason { throw CLIFailure(.failure, reason) }
         let outcomes = DomainVerifier.check(claims)
         for outcome in outcomes {
             try await proxy.setDomainVerification(appID: outcome.appID, domain: outcome.domain, verdict: outcome.verdict.rawValue, detail: outcome.detail)
