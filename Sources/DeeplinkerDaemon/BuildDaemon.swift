@@ -68,7 +68,8 @@ extension Daemon {
         guard let method = Self.methodsByName[member] else {
             return .failure(DBusError(name: DBusError.unknownMethodName, message: "no method '\(member)'"))
         }
-        return await withCheckedContinuation { continuation in
+        // Through a hand-off, not a bare continuation: the reply is made on the bus thread.
+        return await withHandOff { (continuation: HandOff<Result<[DBusValue], DBusError>, Never>) in
             core.onLoop { core in
                 core.dispatch(method, arguments: arguments, sender: sender, caller: caller) { continuation.resume(returning: $0) }
             }
@@ -80,7 +81,7 @@ extension Daemon {
     public func callHandlerEntry(
         _ appID: String, _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
     ) async -> Result<[DBusValue], DBusError> {
-        await withCheckedContinuation { continuation in
+        await withHandOff { (continuation: HandOff<Result<[DBusValue], DBusError>, Never>) in
             core.onLoop { core in
                 core.handlerEntryCall(appID: appID, member: member, arguments: arguments, sender: sender, caller: caller) {
                     continuation.resume(returning: $0)
