@@ -11,7 +11,7 @@ struct HandlerEntryDispatchTests {
     static let recipes = TestRouteFiles.recipes
     static let apartments = TestRouteFiles.apartments
     static let own = Caller.sandboxed(appID: apartments)
-    static let noData = DBusValue.variantDictionary([:])
+    static var noData: DBusValue { .variantDictionary([:]) }
 
     @Test("Open routes and stores each URI, Activate is an icon launch, ActivateAction is Unsupported")
     func methods() async throws {
