@@ -30,7 +30,7 @@ enum BrowserBenchmark {
                     destination: BenchEnvironment.daemonName, path: BenchEnvironment.daemonPath, interface: BenchEnvironment.daemonInterface,
                     member: "SetDomainVerification", arguments: [.string(BenchRouteFile.appID), .string(domain), .string("verified"), .string("bench")])
             }
-            let app = try ArrivalApp(address: env.bus.address)
+            let app = try StandInApp(address: env.bus.address)
             defer { app.close() }
             try await app.becomeActive()
             try await EngineBenchmark.waitUntilActive(env)
@@ -55,9 +55,9 @@ enum BrowserBenchmark {
             try await started.command(["cmd": "get", "url": page])
             var clicks: [Double] = []
             for (index, url) in urls.enumerated() {
-                app.expect(url)
+                app.probe.expect(url)
                 let clicked = (try await started.command(["cmd": "click", "id": "l\(index)"])["clicked"] as? NSNumber)?.int64Value ?? 0
-                let arrived = await app.arrival(of: url)
+                let arrived = await app.probe.arrivalNanoseconds(of: url)
                 if index >= warmup { clicks.append(Double(arrived - clicked) / 1_000) }
             }
             var typed: [Double] = []
@@ -97,70 +97,6 @@ enum BrowserBenchmark {
             FileManager.default.fileExists(atPath: $0 + "/Browser/extension/manifest.json")
                 && FileManager.default.fileExists(atPath: $0 + "/Tests/Browser/browser-driver.py")
         }
-    }
-
-    /// CLOCK_MONOTONIC in ns, the clock of Python's `time.monotonic_ns()` in the driver.
-    static func monotonicNanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
-
-    /// The stand-in app: owns the app's name, answers `ActivateAction` and notes when each URL arrived.
-    final class ArrivalApp: Sendable {
-        let connection: DBusConnection
-        let path = DeeplinkerBus.objectPath(forAppID: BenchRouteFile.appID)
-        private struct Pending {
-            var arrivals: [String: Int64] = [:]
-            var waiters: [String: CheckedContinuation<Int64, Never>] = [:]
-        }
-
-        private let pending = LockedValue(Pending())
-
-        init(address: String) throws {
-            connection = try DBusConnection(address: address)
-            let pending = self.pending
-            try connection.export(DBusObject(path: path, interfaces: [
-                DBusInterface(DeeplinkerBus.applicationInterface, methods: [
-                    DBusMethod(
-                        "ActivateAction",
-                        in: [DBusArgument("action_name", "s"), DBusArgument("parameter", "av"), DBusArgument("platform_data", "a{sv}")]
-                    ) { call in
-                        let now = BrowserBenchmark.monotonicNanoseconds()
-                        call.reply()
-                        let url = (call.arguments.count == 3 ? call.arguments[2].variantDictionaryValue : nil)?[PlatformDataKey.url]?.stringValue ?? ""
-                        let waiter = pending.withLock { state -> CheckedContinuation<Int64, Never>? in
-                            if let waiter = state.waiters.removeValue(forKey: url) { return waiter }
-                            state.arrivals[url] = now
-                            return nil
-                        }
-                        waiter?.resume(returning: now)
-                    }
-                ])
-            ]))
-        }
-
-        func expect(_ url: String) { pending.withLock { _ = $0.arrivals.removeValue(forKey: url) } }
-
-        /// When `url` arrived, waiting for it if it has not yet.
-        func arrival(of url: String) async -> Int64 {
-            await withCheckedContinuation { continuation in
-                let ready = pending.withLock { state -> Int64? in
-                    if let arrived = state.arrivals.removeValue(forKey: url) { return arrived }
-                    state.waiters[url] = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-
-        func becomeActive() async throws {
-            let reply = try await connection.requestName(BenchRouteFile.appID)
-            guard reply == .primaryOwner || reply == .alreadyOwner else { throw DBusError.failed("could not own \(BenchRouteFile.appID): \(reply)") }
-            try connection.emitSignal(path: path, interface: DeeplinkerBus.lifecycleInterface, member: LifecycleSignalName.becameActive.rawValue)
-        }
-
-        func close() { connection.close() }
     }
 
     /// `Tests/Browser/browser-driver.py` in its own network namespace: one JSON command per

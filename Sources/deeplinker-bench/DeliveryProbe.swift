@@ -5,9 +5,16 @@ import TaskThreads
 /// Records when the stand-in app received each delivery, keyed by the `deeplinker.url` of its
 /// `platform_data`, and lets the measuring task wait for one.
 final class DeliveryProbe: Sendable {
+    /// When a delivery arrived, on Swift's clock and on CLOCK_MONOTONIC (the clock of Python's
+    /// `time.monotonic_ns()`, which the browser driver reports in).
+    struct Arrival: Sendable {
+        var instant: ContinuousClock.Instant
+        var monotonicNanoseconds: Int64
+    }
+
     private struct Entry {
-        var arrival: ContinuousClock.Instant?
-        var waiter: CheckedContinuation<ContinuousClock.Instant, Never>?
+        var arrival: Arrival?
+        var waiter: CheckedContinuation<Arrival, Never>?
     }
 
     private let entries = LockedValue<[String: Entry]>([:])
@@ -23,9 +30,9 @@ final class DeliveryProbe: Sendable {
 
     /// Called by the app's handler (any thread) when `ActivateAction` arrives.
     func arrived(_ url: String) {
-        let now = ContinuousClock.now
+        let now = Arrival(instant: .now, monotonicNanoseconds: Int64(E2EApp.monotonicNanoseconds()))
         received.wrappingAdd(1, ordering: .relaxed)
-        let waiter = entries.withLock { entries -> CheckedContinuation<ContinuousClock.Instant, Never>? in
+        let waiter = entries.withLock { entries -> CheckedContinuation<Arrival, Never>? in
             guard var entry = entries[url] else { return nil }
             if let waiter = entry.waiter {
                 entries[url] = nil
@@ -40,8 +47,17 @@ final class DeliveryProbe: Sendable {
 
     /// Waits for the delivery of an expected URL and returns when it arrived.
     func arrival(of url: String) async -> ContinuousClock.Instant {
+        await arrived(url).instant
+    }
+
+    /// The same, on CLOCK_MONOTONIC in nanoseconds.
+    func arrivalNanoseconds(of url: String) async -> Int64 {
+        await arrived(url).monotonicNanoseconds
+    }
+
+    private func arrived(_ url: String) async -> Arrival {
         await withCheckedContinuation { continuation in
-            let ready = entries.withLock { entries -> ContinuousClock.Instant? in
+            let ready = entries.withLock { entries -> Arrival? in
                 if let arrival = entries[url]?.arrival {
                     entries[url] = nil
                     return arrival
