@@ -108,12 +108,21 @@ public final class Daemon: Service, Sendable {
     }
 
     /// Pings systemd's watchdog at half `WATCHDOG_USEC` from the event queue, which runs on the
-    /// thread that serves the bus: a wedged bus thread or core stops the pings.
+    /// thread that serves the bus: a wedged bus thread or core stops the pings, and so does a
+    /// sync of the database that has hung for longer than that (the disk stopped answering; the
+    /// commits keep their callers waiting), so systemd restarts the daemon.
     private func keepWatchdogFed() async {
         let notifier = core.vitals.notifier
         guard let interval = notifier.watchdogInterval else { return }
+        let store = self.store
         while !Task.isCancelled {
-            core.onLoop { _ in notifier.notify("WATCHDOG=1") }
+            core.onLoop { core in
+                if let hung = store.syncRunningFor, hung > interval {
+                    core.logger.error("not feeding the watchdog: the state database's sync has hung for \(hung)")
+                } else {
+                    notifier.notify("WATCHDOG=1")
+                }
+            }
             try? await TimerThread.shared.sleep(for: interval)
         }
     }

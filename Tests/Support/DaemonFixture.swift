@@ -173,10 +173,11 @@ public final class DaemonFixture: Sendable {
     ///   - environment: replaces the daemon's environment for this and later starts.
     ///   - stateDirectory: moves the state for this and later starts (a daemon that knows nothing).
     ///   - logger: the daemon's logger (default ``logger``).
+    ///   - store: an open store to use instead of the state directory's database.
     @discardableResult
     public func startDaemon(
         historyLimit: Int = 10_000, environment: [String: String]? = nil, stateDirectory: String? = nil, logger: Logger? = nil,
-        identifyProcess: (@Sendable (UInt32) -> CallerLookup)? = nil
+        identifyProcess: (@Sendable (UInt32) -> CallerLookup)? = nil, store: (any InvocationStore)? = nil
     ) async throws -> Daemon {
         settings.withLock { settings in
             if let environment { settings.environment = environment }
@@ -185,6 +186,7 @@ public final class DaemonFixture: Sendable {
         var configuration = self.configuration
         configuration.historyLimit = historyLimit
         if let identifyProcess { configuration.identifyProcess = identifyProcess }
+        if let store { configuration.store = store }
         let daemon = try await buildDaemon(configuration, logger: logger ?? Self.logger)
         let task = Task<Void, Never> { _ = try? await daemon.run() }
         running.withLock { $0 = (task, daemon) }

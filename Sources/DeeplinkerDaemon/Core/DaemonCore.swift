@@ -92,8 +92,9 @@ actor DaemonCore {
         scheduleSweep(rescheduled: true)
     }
 
-    /// Stores the changes the effects carry, in order, and queues the rest to run after the commit.
-    /// Returns the commit so a method can reply once it is durable.
+    /// Stores the changes the effects carry, in order, and queues the rest to run once the commit
+    /// is written (a delivery does not wait for the fsync: SPEC §6's `delivering` is in the
+    /// database before it is sent). Returns the commit so a method can reply once it is durable.
     @discardableResult
     func apply(_ effects: [EngineEffect]) -> PendingCommit {
         let commit = store.enqueue(effects: effects)
@@ -106,11 +107,11 @@ actor DaemonCore {
         nextBatchID += 1
         let id = nextBatchID
         awaitingCommit.append((id, effects, nil, []))
-        commit.whenResolved { outcome in
+        commit.whenWritten { outcome in
             let signals = (try? outcome.get()) == nil ? [] : Self.invocationChangedSignals(effects)
-            // Inline on the bus thread, where the daemon's commits run (and where the memory store
-            // resolves at once, still inside `apply`): queued, the signals would go out after the
-            // reply that the next callback sends.
+            // Inline on the bus thread, where the daemon's commits are written (and where the
+            // memory store resolves at once, still inside `apply`): the signals and the delivery
+            // go out while the sync thread syncs, and before the reply, which follows the sync.
             self.onLoop { $0.effectsCommitted(id, outcome, signals: signals) }
         }
         return commit

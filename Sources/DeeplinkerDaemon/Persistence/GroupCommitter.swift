@@ -3,7 +3,8 @@ import Foundation
 import TaskThreads
 
 /// Batches writes: whatever is enqueued before a transaction starts goes into it, so N concurrent
-/// callers cost about two fsyncs, not N.
+/// callers cost about two transactions, not N. A committed batch is *written* at once (its
+/// effects may run) and handed to the ``LogSyncer``, which makes it durable (its replies follow).
 ///
 /// Commits run with synchronous SQLite calls where the ``CommitScheduler`` puts them: by default on
 /// one private serial dispatch queue (the blocking fsync never occupies a thread of Swift's
@@ -27,9 +28,12 @@ final class GroupCommitter: Sendable {
     private let commitQueue = DispatchQueue(label: "deeplinker.store.commit", qos: .userInitiated)
     /// Test hook called on the commit queue with each batch's size before it is committed.
     private let beforeBatch: (@Sendable (Int) -> Void)?
+    /// Makes written batches durable; nil when a committed batch is durable already.
+    private let syncer: LogSyncer?
 
-    init(beforeBatch: (@Sendable (Int) -> Void)? = nil, commitBatch: @escaping CommitBatch) {
+    init(beforeBatch: (@Sendable (Int) -> Void)? = nil, syncer: LogSyncer? = nil, commitBatch: @escaping CommitBatch) {
         self.beforeBatch = beforeBatch
+        self.syncer = syncer
         self.commitBatch = commitBatch
     }
 
@@ -68,8 +72,13 @@ final class GroupCommitter: Sendable {
         return commit
     }
 
-    /// Refuses new writes and waits until queued ones are committed.
+    /// Refuses new writes and waits until queued ones are committed and synced.
     func close() async {
+        await closeCommits()
+        await syncer?.close()
+    }
+
+    private func closeCommits() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle: Bool = state.withLock { state in
                 state.isClosed = true
@@ -102,9 +111,18 @@ final class GroupCommitter: Sendable {
             beforeBatch?(batch.count)
             let results = commitBatch(batch.map(\.changes))
             state.withLock { $0.batches += 1 }
+            var written: [PendingCommit] = []
             for (index, item) in batch.enumerated() {
-                item.commit.resolve(index < results.count ? results[index] : .failure(StoreError.closed))
+                let result = index < results.count ? results[index] : .failure(StoreError.closed)
+                if case .success = result, syncer != nil {
+                    // Its effects run now, here; the sync thread settles it once the log is on disk.
+                    item.commit.markWritten()
+                    written.append(item.commit)
+                } else {
+                    item.commit.resolve(result)
+                }
             }
+            syncer?.submit(written)
         }
     }
 }

@@ -4,6 +4,9 @@ extension InvocationStore {
     /// Commits at once (the memory store): nothing to schedule.
     public func scheduleCommits(on scheduler: @escaping CommitScheduler) {}
 
+    /// A store whose commits are durable at once never has a sync running.
+    public var syncRunningFor: Duration? { nil }
+
     /// Enqueues `changes` and waits until they are durably committed.
     ///
     /// Only use it where ordering against other writes does not matter; from the engine's actor prefer

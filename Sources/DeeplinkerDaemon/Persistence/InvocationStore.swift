@@ -50,4 +50,7 @@ public protocol InvocationStore: Sendable {
 
     /// Finishes queued writes and closes the store; later calls fail with ``StoreError/closed``.
     func close() async throws
+
+    /// How long the sync that makes written commits durable has been running, if one is.
+    var syncRunningFor: Duration? { get }
 }

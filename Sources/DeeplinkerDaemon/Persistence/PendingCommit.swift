@@ -1,12 +1,18 @@
 import TaskThreads
 
-/// The durability promise of one enqueued write: ``wait()`` returns once it is committed (or throws
-/// the error that prevented it). Resolved exactly once by the store; any number of waiters.
+/// The promise of one enqueued write, in two steps. **Written**: its transaction is committed, so
+/// readers and a daemon restarted after a crash find it (the WAL frames are in the page cache);
+/// what the write causes (signals, deliveries) may go out from here. **Durable**: the WAL is
+/// fsynced, so it also survives a power loss; ``wait()`` and ``whenResolved(_:)`` wait for this,
+/// and replies promise it. A failed commit fails both; a failed fsync fails only the second.
+/// Resolved exactly once per step by the store; any number of waiters.
 public final class PendingCommit: Sendable {
     private struct State {
+        var written: Result<Void, any Error>?
         var result: Result<Void, any Error>?
         var waiters: [CheckedContinuation<Void, any Error>] = []
         var callbacks: [@Sendable (Result<Void, any Error>) -> Void] = []
+        var writtenCallbacks: [@Sendable (Result<Void, any Error>) -> Void] = []
     }
 
     private let state = LockedValue(State())
@@ -32,9 +38,9 @@ public final class PendingCommit: Sendable {
         }
     }
 
-    /// Runs `body` with the outcome once it is known (at once if it already is), on the thread that
-    /// resolves the commit, in the order they were registered: cheaper than a task per waiter on
-    /// the reply path.
+    /// Runs `body` with the durable outcome once it is known (at once if it already is), on the
+    /// thread that resolves the commit, in the order they were registered: cheaper than a task per
+    /// waiter on the reply path.
     public func whenResolved(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let ready: Result<Void, any Error>? = state.withLock { state in
             if let result = state.result { return result }
@@ -44,22 +50,58 @@ public final class PendingCommit: Sendable {
         if let ready { body(ready) }
     }
 
-    /// Whether the outcome is known yet.
+    /// Runs `body` once the transaction is committed or has failed (at once if it already has), on
+    /// the thread that committed it, in registration order and before any durable callback.
+    public func whenWritten(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let ready: Result<Void, any Error>? = state.withLock { state in
+            if let written = state.written { return written }
+            state.writtenCallbacks.append(body)
+            return nil
+        }
+        if let ready { body(ready) }
+    }
+
+    /// Whether the durable outcome is known yet.
     public var isResolved: Bool {
         state.withLock { $0.result != nil }
     }
 
-    /// Settles the promise and wakes the waiters; later calls are ignored.
+    /// Whether the transaction's outcome is known yet.
+    public var isWritten: Bool {
+        state.withLock { $0.written != nil }
+    }
+
+    /// Settles the first step: the transaction is committed, not yet fsynced.
+    func markWritten() {
+        let toCall = state.withLock { state -> [@Sendable (Result<Void, any Error>) -> Void] in
+            guard state.written == nil else { return [] }
+            state.written = .success(())
+            defer { state.writtenCallbacks = [] }
+            return state.writtenCallbacks
+        }
+        for callback in toCall { callback(.success(())) }
+    }
+
+    /// Settles the promise (and its first step, if still open, with the same outcome) and wakes
+    /// the waiters; later calls are ignored.
     func resolve(_ outcome: Result<Void, any Error>) {
-        let (toWake, toCall) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], [@Sendable (Result<Void, any Error>) -> Void]) in
-            guard state.result == nil else { return ([], []) }
+        typealias Callback = @Sendable (Result<Void, any Error>) -> Void
+        let (written, toWake, toCall) = state.withLock { state -> ([Callback], [CheckedContinuation<Void, any Error>], [Callback]) in
+            guard state.result == nil else { return ([], [], []) }
+            var written: [Callback] = []
+            if state.written == nil {
+                state.written = outcome
+                written = state.writtenCallbacks
+                state.writtenCallbacks = []
+            }
             state.result = outcome
             defer {
                 state.waiters = []
                 state.callbacks = []
             }
-            return (state.waiters, state.callbacks)
+            return (written, state.waiters, state.callbacks)
         }
+        for callback in written { callback(outcome) }
         for waiter in toWake { waiter.resume(with: outcome) }
         for callback in toCall { callback(outcome) }
     }

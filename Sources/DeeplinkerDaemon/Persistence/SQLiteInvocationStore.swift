@@ -2,9 +2,14 @@ import DeeplinkerCore
 import Foundation
 import GRDB
 
-/// The durable ``InvocationStore``: one SQLite file in the state directory, WAL mode with
-/// `synchronous = FULL` (a commit survives power loss, so a reply sent after it is a promise kept),
-/// schema via `DatabaseMigrator`, writes group-committed by a ``GroupCommitter``.
+/// The durable ``InvocationStore``: one SQLite file in the state directory, WAL mode, schema via
+/// `DatabaseMigrator`, writes group-committed by a ``GroupCommitter``.
+///
+/// A commit runs with `synchronous = NORMAL`: it writes the WAL and does not sync it, so it is
+/// *written* (a restarted daemon finds it after `kill -9`) and its effects, a delivery among them,
+/// may go out at once. The ``LogSyncer`` then `fdatasync`s the WAL on its own thread; only then is
+/// the write *durable* (it survives a power loss too) and the caller answered, so a reply is still
+/// a promise kept, as `synchronous = FULL` made it, without the delivery waiting for the disk.
 public final class SQLiteInvocationStore: InvocationStore {
     /// The database file name inside the state directory.
     public static let fileName = "deeplinker.sqlite"
@@ -16,6 +21,8 @@ public final class SQLiteInvocationStore: InvocationStore {
 
     let pool: DatabasePool
     let committer: GroupCommitter
+    let syncer: LogSyncer
+    let log: WriteAheadLog
     private let writeState = SQLiteWriteState()
 
     /// Opens (creating if needed, mode 0700) `directory` and the database in it.
@@ -25,7 +32,10 @@ public final class SQLiteInvocationStore: InvocationStore {
     }
 
     /// The designated initialiser; `beforeBatch` lets tests hold a batch to observe group commit.
-    init(directory: String, historyLimit: Int, beforeBatch: (@Sendable (Int) -> Void)?) throws {
+    init(
+        directory: String, historyLimit: Int, beforeBatch: (@Sendable (Int) -> Void)?,
+        beforeSync: (@Sendable (Int) -> Void)? = nil
+    ) throws {
         try Self.prepareDirectory(directory)
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         self.path = path
@@ -36,7 +46,10 @@ public final class SQLiteInvocationStore: InvocationStore {
         let pool = self.pool
         let state = writeState
         let limit = self.historyLimit
-        committer = GroupCommitter(beforeBatch: beforeBatch) { batch in
+        let log = WriteAheadLog(databasePath: path)
+        self.log = log
+        syncer = LogSyncer(beforeSync: beforeSync) { try log.sync() }
+        committer = GroupCommitter(beforeBatch: beforeBatch, syncer: syncer) { batch in
             Self.commit(batch, pool: pool, state: state, historyLimit: limit).map { result in
                 result.mapError { StoreError.writeFailed(path: path, reason: Self.describe($0)) }
             }
@@ -47,6 +60,16 @@ public final class SQLiteInvocationStore: InvocationStore {
     /// Number of write transactions committed since opening (group commit makes it < number of writes).
     public var transactionCount: Int {
         committer.batchCount
+    }
+
+    /// Number of `fdatasync`s of the write-ahead log since opening (one covers every transaction
+    /// written while the one before it ran).
+    public var syncCount: Int {
+        syncer.syncCount
+    }
+
+    public var syncRunningFor: Duration? {
+        syncer.runningFor
     }
 
     public func enqueue(_ changes: [StoreChange]) -> PendingCommit {
@@ -83,6 +106,7 @@ public final class SQLiteInvocationStore: InvocationStore {
             checkpointError = error
         }
         try pool.close()
+        log.close()
         if let checkpointError { throw checkpointError }
     }
 
@@ -101,7 +125,7 @@ public final class SQLiteInvocationStore: InvocationStore {
         }
     }
 
-    /// Opens the pool, forces `synchronous = FULL` on the writer (GRDB's WAL set-up picks NORMAL),
+    /// Opens the pool, with `synchronous = NORMAL` on the writer (the ``LogSyncer`` syncs the WAL),
     /// checks integrity and migrates; every failure is mapped to a ``StoreError`` naming `path`.
     private static func openPool(path: String) throws -> DatabasePool {
         var configuration = Configuration()
@@ -114,7 +138,8 @@ public final class SQLiteInvocationStore: InvocationStore {
             let pool = try DatabasePool(path: path, configuration: configuration)
             // On the writer, which start-up needs anyway: no reader is opened before the first reply.
             let (version, superseded, check) = try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
+                // GRDB's WAL set-up picks NORMAL too; said here because the sync thread relies on it.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 return (
                     try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try migrator.hasBeenSuperseded(db),
                     try String.fetchOne(db, sql: "PRAGMA quick_check"))

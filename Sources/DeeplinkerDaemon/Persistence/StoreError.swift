@@ -11,6 +11,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A write transaction failed (disk full, I/O error, read-only file system, still locked after
     /// the busy timeout) and was rolled back: nothing of it was stored.
     case writeFailed(path: String, reason: String)
+    /// A committed write could not be made durable (the write-ahead log's `fdatasync` failed): other
+    /// readers saw it, a power loss may take it, so nothing of it was acknowledged.
+    case syncFailed(path: String, reason: String)
     /// The database was written by a newer daemon (its schema version is beyond the one known here).
     case unknownSchema(path: String, version: Int, known: Int)
     /// The store was closed.
@@ -28,6 +31,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot open database '\(path)': \(reason)"
         case .writeFailed(let path, let reason):
             "cannot write database '\(path)': \(reason)"
+        case .syncFailed(let path, let reason):
+            "cannot make the write to '\(path)' durable: \(reason)"
         case .unknownSchema(let path, let version, let known):
             "database '\(path)' has schema version \(version), newer than the \(known) this daemon knows"
         case .closed:

@@ -44,8 +44,13 @@ struct SystemErrorContext: Error {
 
     /// "Input/output error (EIO)", "Read-only file system (EROFS)", …
     var systemDescription: String {
+        Self.describe(errno: errno)
+    }
+
+    /// `strerror` and the errno's name: "Input/output error (EIO)".
+    static func describe(errno: Int32) -> String {
         let text = String(cString: strerror(errno))
-        return Self.names[errno].map { "\(text) (\($0))" } ?? "\(text) (errno \(errno))"
+        return names[errno].map { "\(text) (\($0))" } ?? "\(text) (errno \(errno))"
     }
 
     private static let names: [Int32: String] = [

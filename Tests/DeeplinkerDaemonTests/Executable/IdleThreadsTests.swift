@@ -69,7 +69,7 @@ struct IdleThreadsTests {
             // ThreadSanitizer's runtime (scripts/test --sanitize thread) adds a thread of its own.
             let unnamed = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? 1 : 2
             #expect(names.filter { $0 == "deeplinkerd" }.count == unnamed, "threads: \(names)")
-            let own: Set<String> = ["deeplinkerd", "jobs", "timers", "signals", "route-watch", "store-reads", "reaper"]
+            let own: Set<String> = ["deeplinkerd", "jobs", "timers", "signals", "route-watch", "store-reads", "store-sync", "reaper"]
             let foreign = names.filter { !own.contains($0) && !$0.hasPrefix("dbus:") }
             #expect(foreign.isEmpty, "threads not started by deeplinkerd: \(foreign) of \(names)")
             let armed = try Self.timerValues(pid).filter { !$0.contains("(0, 0)") }

@@ -9,12 +9,15 @@ enum FileSystemFault: String, Sendable, CustomStringConvertible {
     case ioError = "eio"
     /// `EROFS`, as a file system that went read-only.
     case readOnly = "erofs"
+    /// `EIO` from `fsync`/`fdatasync` only: writes still land in the page cache, as on a disk whose
+    /// flushes fail.
+    case syncIOError = "eio-sync"
 
     /// What a `StorageFailed` message must say for this fault (the errno's text and name).
     var expectedMessage: String {
         switch self {
         case .none: ""
-        case .ioError: "Input/output error (EIO)"
+        case .ioError, .syncIOError: "Input/output error (EIO)"
         case .readOnly: "Read-only file system (EROFS)"
         }
     }
@@ -24,6 +27,7 @@ enum FileSystemFault: String, Sendable, CustomStringConvertible {
         case .none: "no fault"
         case .ioError: "I/O error"
         case .readOnly: "read-only file system"
+        case .syncIOError: "I/O error on sync"
         }
     }
 }
@@ -95,24 +99,26 @@ final class FaultyFileSystem: Sendable {
         var description: String { message }
     }
 
-    /// The FUSE server: argv backing mountpoint; stdin takes `ok`, `eio` or `erofs` and answers
+    /// The FUSE server: argv backing mountpoint; stdin takes `ok`, `eio`, `erofs` or `eio-sync` (only syncs fail) and answers
     /// `fault <word>` once set; prints `mounted` when the kernel has mounted it.
     static let script = """
         import errno, os, sys, threading
         from fusepy import FUSE, FuseOSError, Operations
 
         backing, mountpoint = sys.argv[1], sys.argv[2]
-        FAULTS = {"ok": 0, "eio": errno.EIO, "erofs": errno.EROFS}
+        FAULTS = {"ok": 0, "eio": errno.EIO, "erofs": errno.EROFS, "eio-sync": errno.EIO}
         fault = [0]
+        sync_only = [False]
 
-        def check(path):
-            if fault[0] and not path.endswith("-shm"):
+        def check(path, sync=False):
+            if fault[0] and not path.endswith("-shm") and (sync or not sync_only[0]):
                 raise FuseOSError(fault[0])
 
         def control():
             for line in sys.stdin:
                 word = line.strip()
                 fault[0] = FAULTS[word]
+                sync_only[0] = word.endswith("-sync")
                 print("fault", word, flush=True)
 
         class PassThrough(Operations):
@@ -139,7 +145,7 @@ final class FaultyFileSystem: Sendable {
             def write(self, path, data, offset, fh):
                 check(path); return os.pwrite(fh, data, offset)
             def fsync(self, path, datasync, fh):
-                check(path)
+                check(path, sync=True)
                 if datasync: os.fdatasync(fh)
                 else: os.fsync(fh)
             def truncate(self, path, length, fh=None):

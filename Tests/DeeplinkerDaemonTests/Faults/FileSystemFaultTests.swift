@@ -51,6 +51,37 @@ struct FileSystemFaultTests {
         try await reopened.close()
     }
 
+    @Test("a failed fsync of the log: the write was committed (readers see it) but is not acknowledged; healed, the next write is durable")
+    func syncFailureThenRecovery() async throws {
+        let directory = try TemporaryDirectory()
+        let backing = directory.appending("backing")
+        let mountPoint = directory.appending("state")
+        for path in [backing, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        let fs = try await FaultyFileSystem(backing: backing, mountPoint: mountPoint)
+        defer { fs.unmount() }
+        let store = try SQLiteInvocationStore(directory: mountPoint)
+        try await store.write([.invocation(S.invocation("before", at: 1))])
+
+        try await fs.inject(.syncIOError)
+        let commit = store.enqueue([.invocation(S.invocation("unsynced", at: 2))])
+        do {
+            try await commit.wait()
+            Issue.record("a write whose log could not be synced was acknowledged")
+        } catch let error as StoreError {
+            guard case .syncFailed = error else { throw error }
+            #expect(error.description.contains(store.path + "-wal"), "names the log: \(error)")
+            #expect(error.description.contains("fdatasync"), "says which call failed: \(error)")
+            #expect(error.description.contains(FileSystemFault.syncIOError.expectedMessage), "names the errno: \(error)")
+        }
+        #expect(commit.isWritten, "the transaction itself was committed")
+        #expect(try await store.invocation(id: "unsynced") != nil, "so readers see it, as a restarted daemon would")
+
+        try await fs.inject(.none)
+        try await store.write([.invocation(S.invocation("after", at: 3))])
+        #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["after", "unsynced", "before"])
+        try await store.close()
+    }
+
     /// The `StoreError.writeFailed` description of a commit that must fail.
     private func failure(of commit: PendingCommit) async throws -> String {
         do {

@@ -18,8 +18,9 @@ import Testing
         #expect(drains.value.count == 1, "one drain for all the writes enqueued while it waits")
         #expect(commits.allSatisfy { !$0.isResolved }, "nothing is committed before the scheduler runs the drain")
         drains.value[0]()
-        #expect(commits.allSatisfy { $0.isResolved }, "the drain commits where it runs, before it returns")
+        #expect(commits.allSatisfy { $0.isWritten }, "the drain commits where it runs, before it returns")
         #expect(store.transactionCount == 1)
+        for commit in commits { try await commit.wait() }
 
         let next = store.enqueue([.invocation(S.invocation("i5", at: 5))])
         #expect(drains.value.count == 2, "a write after the drain finished schedules the next one")
@@ -38,13 +39,68 @@ import Testing
             let (pendingAfterEnqueue, resolvedOnLoop) = await withCheckedContinuation { (done: CheckedContinuation<(Bool, Bool), Never>) in
                 executor.execute {
                     let commit = store.enqueue([.invocation(S.invocation("on-the-loop", app: TestRouteFiles.recipes))])
-                    let pending = !commit.isResolved
-                    commit.whenResolved { _ in done.resume(returning: (pending, executor.isCurrent)) }
+                    let pending = !commit.isWritten
+                    commit.whenWritten { _ in done.resume(returning: (pending, executor.isCurrent)) }
                 }
             }
             #expect(pendingAfterEnqueue, "the commit waits until the loop has run what is queued")
-            #expect(resolvedOnLoop, "and is made on the loop thread, with no thread to wake")
+            #expect(resolvedOnLoop, "and is written on the loop thread, with no thread to wake")
             #expect(try await store.invocation(id: "on-the-loop") != nil)
         }
+    }
+
+    @Test("a commit is written when its drain returns (readers see it) and durable only once the log is synced")
+    func writtenThenDurable() async throws {
+        let directory = try TemporaryDirectory()
+        let gate = HeldGate()
+        defer { gate.open() }  // a failed expectation must not leave the sync thread held
+        let store = try SQLiteInvocationStore(directory: directory.path, historyLimit: 10_000, beforeBatch: nil, beforeSync: gate.pass)
+        let drains = Locked<[@Sendable () -> Void]>([])
+        store.scheduleCommits { drain in drains.mutate { $0.append(drain) } }
+        gate.close()
+        let commit = store.enqueue([.invocation(S.invocation("written", at: 1))])
+        drains.value[0]()
+        #expect(commit.isWritten, "committed where the drain ran")
+        #expect(try await store.invocation(id: "written") != nil, "a reader sees the written row")
+        #expect(try await gate.held.first { _ in true } == 1, "the sync thread holds the log's sync of it")
+        #expect(!commit.isResolved, "not durable, so not answered, while the sync is held")
+        gate.open()
+        try await commit.wait()
+        #expect(store.syncCount == 1)
+        drains.set([])
+        try await store.close()
+    }
+
+    @Test("commits written while a sync runs are made durable together by the next one")
+    func oneSyncForCommitsWrittenMeanwhile() async throws {
+        let directory = try TemporaryDirectory()
+        let gate = HeldGate()
+        defer { gate.open() }  // a failed expectation must not leave the sync thread held
+        let groups = Locked<[Int]>([])
+        let store = try SQLiteInvocationStore(directory: directory.path, historyLimit: 10_000, beforeBatch: nil) { size in
+            groups.mutate { $0.append(size) }
+            gate.pass(size)
+        }
+        let drains = Locked<[@Sendable () -> Void]>([])
+        store.scheduleCommits { drain in drains.mutate { $0.append(drain) } }
+        gate.close()
+        let first = store.enqueue([.invocation(S.invocation("first", at: 1))])
+        drains.value[0]()
+        _ = try await gate.held.first { _ in true }
+        // Three more transactions, each drained on its own, while the first sync is held.
+        let later = (2...4).map { n in
+            let commit = store.enqueue([.invocation(S.invocation("later\(n)", at: Int64(n)))])
+            drains.value.last!()
+            return commit
+        }
+        #expect(store.transactionCount == 4)
+        #expect(later.allSatisfy { $0.isWritten && !$0.isResolved })
+        gate.open()
+        try await first.wait()
+        for commit in later { try await commit.wait() }
+        #expect(groups.value == [1, 3], "one sync for the first, one for the three written during it")
+        #expect(store.syncCount == 2)
+        drains.set([])
+        try await store.close()
     }
 }

@@ -18,4 +18,28 @@ struct PendingCommitTests {
         commit.whenResolved { outcome in order.withLock { $0.append((try? outcome.get()) != nil ? "late-success" : "late-failure") } }
         #expect(order.withLock { $0 }.last == "late-success")
     }
+
+    @Test func writtenCallbacksRunFirstAndAFailedSyncFailsOnlyTheDurableStep() {
+        let commit = PendingCommit()
+        let order = LockedValue<[String]>([])
+        commit.whenResolved { outcome in order.withLock { $0.append("reply " + ((try? outcome.get()) != nil ? "ok" : "failed")) } }
+        commit.whenWritten { outcome in order.withLock { $0.append("effects " + ((try? outcome.get()) != nil ? "ok" : "failed")) } }
+        commit.markWritten()
+        #expect(commit.isWritten && !commit.isResolved)
+        #expect(order.withLock { $0 } == ["effects ok"])
+        commit.resolve(.failure(StoreError.syncFailed(path: "/x-wal", reason: "fdatasync: Input/output error (EIO)")))
+        #expect(order.withLock { $0 } == ["effects ok", "reply failed"])
+    }
+
+    @Test func resolvingWithoutAWrittenStepSettlesItFirstWithTheSameOutcome() {
+        let commit = PendingCommit()
+        let order = LockedValue<[String]>([])
+        commit.whenResolved { _ in order.withLock { $0.append("reply") } }
+        commit.whenWritten { outcome in order.withLock { $0.append((try? outcome.get()) != nil ? "effects" : "no effects") } }
+        commit.resolve(.failure(StoreError.closed))
+        #expect(order.withLock { $0 } == ["no effects", "reply"])
+        commit.markWritten()
+        commit.whenWritten { outcome in order.withLock { $0.append((try? outcome.get()) != nil ? "late ok" : "late failed") } }
+        #expect(order.withLock { $0 }.last == "late failed", "a failed write stays failed")
+    }
 }

@@ -9,14 +9,19 @@ import Testing
 @Suite struct PersistenceSQLiteTests {
     typealias S = StoreSamples
 
-    @Test func usesWALWithSynchronousFull() async throws {
+    /// The commit does not sync (NORMAL); the sync thread's `fdatasync` of the log comes before the
+    /// write is acknowledged.
+    @Test func usesWALWithSynchronousNormalAndSyncsTheLogBeforeAcknowledging() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteInvocationStore(directory: directory.path)
         let (journal, synchronous) = try await store.pool.writeWithoutTransaction { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
         #expect(journal == "wal")
-        #expect(synchronous == 2, "FULL: a commit survives power loss")
+        #expect(synchronous == 1, "NORMAL: SQLite's commit writes the log and leaves the sync to the sync thread")
+        #expect(store.syncCount == 0)
+        try await store.write([.invocation(S.invocation("synced", at: 1))])
+        #expect(store.syncCount == 1, "the write was acknowledged after the log's fdatasync")
         try await store.close()
     }
 

@@ -1,0 +1,102 @@
+import TaskThreads
+
+/// Makes written commits durable on a thread of its own, so the thread that commits (the daemon's
+/// bus thread) never blocks in `fdatasync`: what a commit causes (a delivery to an active app, its
+/// signals) goes out while the disk syncs, and the replies follow the sync.
+///
+/// Every commit handed over while a sync runs waits for the next one, which covers them all (one
+/// `fdatasync` for a whole group). The thread starts with the first commit and, with nothing to
+/// sync, sleeps without a timeout (no idle wake-ups); ``close()`` lets it finish and end.
+final class LogSyncer: @unchecked Sendable {
+    /// Makes everything written so far durable.
+    typealias Sync = @Sendable () throws -> Void
+
+    private let condition = ThreadCondition()
+    private let sync: Sync
+    /// Test hook called on the sync thread with the group's size before each sync.
+    private let beforeSync: (@Sendable (Int) -> Void)?
+    // Guarded by `condition`.
+    private var waiting: [PendingCommit] = []
+    private var started = false
+    private var stopping = false
+    private var ended = false
+    private var syncs = 0
+    /// `CLOCK_MONOTONIC` nanoseconds at which the running sync started, if one runs.
+    private var runningSince: UInt64?
+    private var endWaiters: [CheckedContinuation<Void, Never>] = []
+
+    init(beforeSync: (@Sendable (Int) -> Void)? = nil, sync: @escaping Sync) {
+        self.beforeSync = beforeSync
+        self.sync = sync
+    }
+
+    /// Number of syncs made so far (tests, diagnostics).
+    var syncCount: Int {
+        condition.withLock { syncs }
+    }
+
+    /// How long the running sync has taken so far; nil when none runs. The watchdog stops being fed
+    /// when this grows past its interval, so a disk that hangs gets the daemon restarted.
+    var runningFor: Duration? {
+        condition.withLock { runningSince.map { .nanoseconds(Int64(clamping: ThreadCondition.now() &- $0)) } }
+    }
+
+    /// Queues written commits for the next sync, which resolves them.
+    func submit(_ commits: [PendingCommit]) {
+        guard !commits.isEmpty else { return }
+        let refused = condition.withLock { () -> Bool in
+            if stopping { return true }
+            waiting.append(contentsOf: commits)
+            if !started {
+                started = true
+                NamedThread.start(name: "store-sync", stackSize: 128 * 1024) { [self] in run() }
+            }
+            condition.signal()
+            return false
+        }
+        if refused {
+            // The committer closes first, so nothing arrives here after close(); kept safe anyway.
+            for commit in commits { commit.resolve(.failure(StoreError.closed)) }
+        }
+    }
+
+    /// Syncs what is queued, then ends the thread; returns once it has.
+    func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = condition.withLock { () -> Bool in
+                stopping = true
+                if !started || ended { return true }
+                endWaiters.append(continuation)
+                condition.signal()
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private func run() {
+        while true {
+            let group = condition.withLock { () -> [PendingCommit]? in
+                while waiting.isEmpty && !stopping { condition.wait() }
+                if waiting.isEmpty { return nil }
+                defer { waiting = [] }
+                runningSince = ThreadCondition.now()
+                return waiting
+            }
+            guard let group else { break }
+            beforeSync?(group.count)
+            let outcome = Result { try sync() }
+            condition.withLock {
+                syncs += 1
+                runningSince = nil
+            }
+            for commit in group { commit.resolve(outcome) }
+        }
+        let waiters = condition.withLock { () -> [CheckedContinuation<Void, Never>] in
+            ended = true
+            defer { endWaiters = [] }
+            return endWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,68 @@
+import Glibc
+import Logging
+
+/// The database's write-ahead log, opened by path so that it can be `fdatasync`ed apart from the
+/// commit: with `synchronous = NORMAL` SQLite's commit writes the WAL frames without syncing them.
+///
+/// SQLite keeps writing the one `-wal` file as long as a connection is open; the descriptor is
+/// still checked against the path before every sync (its device and inode), and a file that was
+/// replaced is reopened and logged as a warning, so a stale descriptor can never sync the wrong
+/// file unnoticed. Used from one thread at a time (the store's sync thread).
+final class WriteAheadLog: @unchecked Sendable {
+    /// The `-wal` file's path.
+    let path: String
+    private var fd: Int32 = -1
+    private var identity: (device: UInt, inode: UInt)?
+    /// How many times a file other than the first opened one had to be opened (tests, diagnostics).
+    private(set) var replacedCount = 0
+    private let logger = Logger(label: "deeplinker.store")
+
+    /// The log of the database at `databasePath`.
+    init(databasePath: String) {
+        path = databasePath + "-wal"
+    }
+
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
+    /// Makes everything written to the log so far durable. Throws ``StoreError/syncFailed(path:reason:)``
+    /// naming the log and the errno.
+    func sync() throws(StoreError) {
+        var current = stat()
+        guard stat(path, &current) == 0 else {
+            // While a connection is open SQLite never removes its log: a missing one means the
+            // state directory was tampered with, and nothing written can be promised durable.
+            throw .syncFailed(path: path, reason: "the write-ahead log is gone: " + Self.errnoText())
+        }
+        let found = (device: UInt(current.st_dev), inode: UInt(current.st_ino))
+        if fd < 0 || identity.map({ $0 != found }) ?? true {
+            if let identity, identity != found {
+                replacedCount += 1
+                logger.warning("the write-ahead log \(path) was replaced (inode \(identity.inode) → \(found.inode)); syncing the new file")
+            }
+            if fd >= 0 { Glibc.close(fd) }
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw .syncFailed(path: path, reason: "open: " + Self.errnoText()) }
+            var opened = stat()
+            fstat(fd, &opened)
+            identity = (device: UInt(opened.st_dev), inode: UInt(opened.st_ino))
+        }
+        guard fdatasync(fd) == 0 else {
+            throw .syncFailed(path: path, reason: "fdatasync: " + Self.errnoText())
+        }
+    }
+
+    /// Closes the descriptor (the store is closing).
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+        identity = nil
+    }
+
+    /// `strerror` and the errno's name, e.g. "Input/output error (EIO)", as the store's other
+    /// messages say it.
+    private static func errnoText() -> String {
+        SystemErrorContext.describe(errno: errno)
+    }
+}

@@ -1,0 +1,65 @@
+import DBusKit
+@testable import DeeplinkerDaemon
+import DeeplinkerTestSupport
+import Testing
+
+/// SPEC §6 asks for `delivering` to be recorded before the send, §3 for a reply only once the
+/// invocation is durable. The daemon meets both without the delivery waiting for the disk: the
+/// route goes to an active app once its transaction is written, while the log's fsync runs, and
+/// the caller's reply follows the fsync.
+@Suite struct DeliveryBeforeSyncTests {
+    let recipes = TestRouteFiles.recipes
+
+    @Test("an active app gets its route while the log's sync is held; the OpenURL reply waits for the sync")
+    func deliveryOverlapsTheSync() async throws {
+        try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)], startDaemon: false) { f in
+            let gate = HeldGate()
+            // Open on every way out, or the daemon's stop would wait for the held sync forever.
+            defer { gate.open() }
+            let store = try SQLiteInvocationStore(directory: f.stateDir, historyLimit: 10_000, beforeBatch: nil, beforeSync: gate.pass)
+            try await f.startDaemon(store: store)
+            let app = try await f.activeStandIn(recipes)
+            defer { app.close() }
+
+            gate.close()
+            let replied = Locked(false)
+            let call = Task {
+                let reply = try await f.openURL(recipes, "bestrecipes://recipe/7")
+                replied.set(true)
+                return reply
+            }
+            let delivered = try await app.received.first { $0.target == "recipe" }
+            #expect(delivered.parameters["id"] == "7")
+            _ = try await gate.held.first { _ in true }
+            #expect(!replied.value, "no reply while the invocation is not durable")
+            let stored = try await store.invocation(id: delivered.invocationID)
+            #expect(stored != nil, "what was delivered is in the database (a restarted daemon finds it)")
+
+            gate.open()
+            let reply = try await call.value
+            #expect(reply.id == delivered.invocationID)
+            try await f.waitStatus(reply.id, "delivered")
+        }
+    }
+
+    @Test("a sync that hangs for longer than the watchdog interval stops the pings, and the daemon says why")
+    func hungSyncStopsTheWatchdog() async throws {
+        try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)], startDaemon: false) { f in
+            let gate = HeldGate()
+            defer { gate.open() }
+            let log = CapturedLog()
+            let store = try SQLiteInvocationStore(directory: f.stateDir, historyLimit: 10_000, beforeBatch: nil, beforeSync: gate.pass)
+            var environment = f.configuration.environment
+            environment["WATCHDOG_USEC"] = "100000"  // a ping every 50 ms
+            try await f.startDaemon(environment: environment, logger: log.logger(), store: store)
+
+            gate.close()
+            let call = Task { try await f.openURL(recipes, "bestrecipes://recipe/8") }
+            _ = try await gate.held.first { _ in true }
+            let message = try await log.recorded.first { $0.hasPrefix("not feeding the watchdog") }
+            #expect(message.contains("the state database's sync has hung for"), "\(message)")
+            gate.open()
+            _ = try await call.value
+        }
+    }
+}
