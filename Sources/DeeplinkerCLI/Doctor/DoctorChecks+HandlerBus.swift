@@ -178,7 +178,7 @@ extension DoctorChecks {
         return .fail(
             name, "not owned and not activatable: launchers' Open fails and a link does nothing",
             fix: serviceFileOK
-                ? "dbus-send --session --type=method_call --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig (the bus rereads its service files), or systemctl --user start deeplinkerd"
+                ? "dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig (the bus rereads its service files), or systemctl --user start deeplinkerd"
                 : "deeplinker install-desktop \(appID)")
     }
 }
