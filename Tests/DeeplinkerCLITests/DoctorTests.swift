@@ -408,11 +408,16 @@ extension DoctorCheckTests {
 
     @Test func sessionServiceDirectoriesInDBusDaemonsOrder() {
         let directories = DoctorChecks.sessionServiceDirectories(
-            environment: ["XDG_RUNTIME_DIR": "/run/user/1", "HOME": "/h", "XDG_DATA_DIRS": "/opt/share:relative:/usr/share"])
+            environment: ["XDG_RUNTIME_DIR": "/run/user/1", "HOME": "/h", "XDG_DATA_DIRS": "/opt/share:relative:/usr/share/"], userHome: "/home/u")
+        // Without XDG_DATA_HOME, the user database's home, as dbus-daemon does (not $HOME).
         #expect(directories.map(\.path) == [
-            "/run/user/1/dbus-1/services", "/h/.local/share/dbus-1/services", "/opt/share/dbus-1/services", "/usr/share/dbus-1/services",
+            "/run/user/1/dbus-1/services", "/home/u/.local/share/dbus-1/services", "/opt/share/dbus-1/services", "/usr/share/dbus-1/services",
         ])
         #expect(directories.map(\.strictNaming) == [true, false, false, false])
+        let configured = DoctorChecks.sessionServiceDirectories(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"], userHome: "/home/u")
+        #expect(configured.map(\.path) == [
+            "/d/dbus-1/services", "/usr/local/share/dbus-1/services", "/usr/share/dbus-1/services",
+        ])
     }
 
     @Test func theHandlerServiceFileDBusDaemonWouldUse() {

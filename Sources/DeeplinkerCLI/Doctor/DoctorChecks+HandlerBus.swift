@@ -22,18 +22,26 @@ extension DoctorChecks {
 
     /// dbus-daemon's `<standard_session_servicedirs/>` (dbus-daemon(1)), first one wins:
     /// `$XDG_RUNTIME_DIR/dbus-1/services` (strict naming), `$XDG_DATA_HOME/dbus-1/services`, each
-    /// `$XDG_DATA_DIRS/dbus-1/services`, then `/usr/share/dbus-1/services`.
-    public static func sessionServiceDirectories(environment: [String: String]) -> [ServiceDirectory] {
+    /// `$XDG_DATA_DIRS/dbus-1/services` (default `/usr/local/share:/usr/share`), then
+    /// `/usr/share/dbus-1/services`. Without `XDG_DATA_HOME`, dbus-daemon takes the home directory
+    /// of the user database (`userHome`), not `$HOME`.
+    public static func sessionServiceDirectories(environment: [String: String], userHome: String?) -> [ServiceDirectory] {
         var out: [ServiceDirectory] = []
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             out.append(ServiceDirectory(path: runtime + "/dbus-1/services", strictNaming: true))
         }
-        let suffix = "/applications"
-        for dir in DesktopEntryLocator.applicationDirectories(environment: environment) + ["/usr/share/applications"] {
-            out.append(ServiceDirectory(path: String(dir.dropLast(suffix.count)) + "/dbus-1/services"))
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            out.append(ServiceDirectory(path: dataHome + "/dbus-1/services"))
+        } else if let home = userHome ?? environment["HOME"], home.hasPrefix("/") {
+            out.append(ServiceDirectory(path: home + "/.local/share/dbus-1/services"))
+        }
+        let dataDirs = (environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share").split(separator: ":").filter { $0.hasPrefix("/") }
+        for dir in dataDirs + ["/usr/share"] {
+            out.append(ServiceDirectory(path: dir + "/dbus-1/services"))
         }
         var seen = Set<String>()
-        return out.filter { seen.insert($0.path).inserted }
+        return out.map { ServiceDirectory(path: $0.path.replacing("//", with: "/"), strictNaming: $0.strictNaming) }
+            .filter { seen.insert($0.path).inserted }
     }
 
     /// A D-Bus service file read from a service directory.

@@ -110,7 +110,7 @@ struct DoctorProbe {
 
     /// The handler entry's D-Bus service file and bus name (skipped unless it is DBusActivatable).
     func handlerBusChecks(_ appID: String, handler: DoctorChecks.HandlerEntry, bus: BusFacts) async -> [DoctorCheck] {
-        let directories = DoctorChecks.sessionServiceDirectories(environment: environment)
+        let directories = DoctorChecks.sessionServiceDirectories(environment: environment, userHome: Self.userHome)
         let busName = DeeplinkerBus.handlerName(forAppID: appID)
         let service = DoctorChecks.handlerService(
             appID, handler: handler, candidates: serviceFiles(for: busName, in: directories), searched: directories,
@@ -199,6 +199,12 @@ struct DoctorProbe {
     }
 
     static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// This user's home directory in the user database (what dbus-daemon uses, not `$HOME`).
+    static var userHome: String? {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
 
     static func modified(_ path: String) -> Date? {
         var info = stat()
