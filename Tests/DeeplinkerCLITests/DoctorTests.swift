@@ -436,6 +436,12 @@ extension DoctorCheckTests {
         #expect(renamed.fix == "deeplinker install-desktop a.B (or edit /h/dbus-1/services/a.B.deeplinker.service:3)")
         let wrongGroup = check([.init(path: "/h/y.service", text: "[Other]\nName=a.B.deeplinker\nExec=/bin/d d\n")])
         #expect(!wrongGroup.ok && wrongGroup.fix == "deeplinker install-desktop a.B")
+        // $HOME is not the user database's home: install-desktop wrote it where the bus does not look.
+        let elsewhere = DoctorChecks.handlerService(
+            "a.B", handler: Self.activatable, candidates: [], searched: dirs,
+            writtenOutside: "/tmp/h/.local/share/dbus-1/services/a.B.deeplinker.service", isExecutable: { _ in true })
+        #expect(!elsewhere.ok && elsewhere.detail.hasPrefix("/tmp/h/.local/share/dbus-1/services/a.B.deeplinker.service is outside"))
+        #expect(elsewhere.fix.hasPrefix("run the session bus with XDG_DATA_HOME=/tmp/h/.local/share, or "))
     }
 
     @Test func theHandlerBusNameAndItsOwner() {

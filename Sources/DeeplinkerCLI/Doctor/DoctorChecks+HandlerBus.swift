@@ -128,10 +128,12 @@ extension DoctorChecks {
 
     /// The service file dbus-daemon uses for `<app-id>.deeplinker` has that `Name=` and an `Exec=`
     /// program that exists. `candidates`: the service files in the search directories that are
-    /// named for it or mention it, in search order (`ServiceDirectory`'s precedence).
+    /// named for it or mention it, in search order (`ServiceDirectory`'s precedence);
+    /// `writtenOutside`: the file `install-desktop` wrote, when it is in none of them (`$HOME` is
+    /// not the user database's home and the bus has no `XDG_DATA_HOME`).
     public static func handlerService(
         _ appID: String, handler: HandlerEntry, candidates: [ServiceFile], searched: [ServiceDirectory],
-        isExecutable: (String) -> Bool
+        writtenOutside: String? = nil, isExecutable: (String) -> Bool
     ) -> DoctorCheck {
         let busName = DeeplinkerBus.handlerName(forAppID: appID)
         let name = "service file \(busName)"
@@ -143,6 +145,13 @@ extension DoctorChecks {
                 let whereName = found.map { "\(misnamed.path):\($0.line) says Name=\($0.value)" } ?? "\(misnamed.path) has no Name= in [D-BUS Service]"
                 return .fail(name, "\(whereName), not \(busName): the bus cannot start the handler entry's daemon",
                              fix: "\(install) (or edit \(misnamed.path)\(found.map { ":\($0.line)" } ?? ""))")
+            }
+            if let writtenOutside {
+                let dataHome = String(writtenOutside.dropLast("/dbus-1/services/\(busName).service".count))
+                return .fail(
+                    name, "\(writtenOutside) is outside the bus's service directories (\(searched.map(\.path).joined(separator: ", ")); "
+                        + "without XDG_DATA_HOME, dbus-daemon reads the user database's home, not $HOME)",
+                    fix: "run the session bus with XDG_DATA_HOME=\(dataHome), or \(install) with HOME set to the user database's home")
             }
             return .fail(
                 name, "no D-Bus service file with Name=\(busName) in \(searched.map(\.path).joined(separator: ", ")): "

@@ -112,9 +112,12 @@ struct DoctorProbe {
     func handlerBusChecks(_ appID: String, handler: DoctorChecks.HandlerEntry, bus: BusFacts) async -> [DoctorCheck] {
         let directories = DoctorChecks.sessionServiceDirectories(environment: environment, userHome: Self.userHome)
         let busName = DeeplinkerBus.handlerName(forAppID: appID)
+        // Where install-desktop writes it ($XDG_DATA_HOME or $HOME), when the bus reads elsewhere.
+        let written = (DesktopEntryLocator.dataHome(environment: environment) ?? home + "/.local/share") + "/dbus-1/services/\(busName).service"
+        let outside = directories.contains { written.hasPrefix($0.path + "/") } || !FileManager.default.fileExists(atPath: written) ? nil : written
         let service = DoctorChecks.handlerService(
             appID, handler: handler, candidates: serviceFiles(for: busName, in: directories), searched: directories,
-            isExecutable: Self.isExecutable)
+            writtenOutside: outside, isExecutable: Self.isExecutable)
         let facts = DoctorChecks.isDBusActivatable(handler) == true ? await bus.handlerName(busName) : nil
         let name = DoctorChecks.handlerBusName(
             appID, handler: handler, facts: facts, daemonOwner: bus.owner, busError: bus.error, serviceFileOK: service.ok)
