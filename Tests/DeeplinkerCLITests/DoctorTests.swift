@@ -217,6 +217,113 @@ import Testing
     }
 }
 
+/// The bus side of the D-Bus-activatable handler entry: GIO calls `Open` on `<app-id>.deeplinker`,
+/// so its service file and its owner are checked next to the scheme, on the same real setup.
+extension DoctorTests {
+    var handlerName: String { app + ".deeplinker" }
+
+    func servicePath(_ setup: Setup) -> String {
+        setup.d.environment["XDG_DATA_HOME"]! + "/dbus-1/services/\(handlerName).service"
+    }
+
+    @Test func theRunningDaemonOwnsTheHandlerName() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            let (status, checks, text) = try await setup.doctor([app])
+            #expect(status == 0, "\(text.stdout)")
+            let names = checks.map(\.name)
+            let service = try #require(checks.first { $0.name == "service file \(handlerName)" }, "\(names)")
+            let owned = try #require(checks.first { $0.name == "bus name \(handlerName)" }, "\(names)")
+            let daemon = URL(fileURLWithPath: TestProcess.product("deeplinkerd")).resolvingSymlinksInPath().path
+            #expect(service.ok && service.detail == "\(servicePath(setup)) starts \(daemon)")
+            let daemonName = try #require(f.daemonUniqueName)
+            #expect(owned.ok && owned.detail == "owned by the daemon (\(daemonName))")
+            // Next to the handler entry's check: after the scheme, before the app's entry.
+            let scheme = try #require(names.firstIndex(of: "scheme bestrecipes"))
+            #expect(names.firstIndex(of: service.name) == scheme + 1 && names.firstIndex(of: owned.name) == scheme + 2, "\(names)")
+            #expect(names[scheme + 3] == "entry \(app)")
+
+            // The daemon stops: nobody owns the name and this bus cannot start it.
+            try await f.stopDaemon()
+            let stopped = try await setup.doctor([app])
+            let unowned = try #require(stopped.checks.first { $0.name == owned.name })
+            #expect(!unowned.ok && unowned.detail.hasPrefix("not owned and not activatable"))
+            #expect(unowned.fix.contains("org.freedesktop.DBus.ReloadConfig"), "the service file is fine: the bus must reread it")
+
+            // Once the bus knows the service file, it can start the daemon for the name.
+            try FileManager.default.copyItem(atPath: servicePath(setup), toPath: f.serviceDir + "/\(handlerName).service")
+            _ = try await f.client.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ReloadConfig")
+            let activatable = try await setup.doctor([app])
+            let startable = try #require(activatable.checks.first { $0.name == owned.name })
+            #expect(startable.ok && startable.detail == "not owned; the bus starts deeplinkerd for it (activatable)")
+        }
+    }
+
+    @Test func aRemovedHandlerServiceFileIsNamedWithItsFix() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            try FileManager.default.removeItem(atPath: servicePath(setup))
+
+            let (status, checks, text) = try await setup.doctor([app])
+            #expect(status == 12)
+            let bad = failed(checks)
+            #expect(bad.map(\.name) == ["service file \(handlerName)"], "\(text.stdout)")
+            let directory = setup.d.environment["XDG_DATA_HOME"]! + "/dbus-1/services"
+            #expect(bad.first?.detail.hasPrefix("no D-Bus service file with Name=\(handlerName) in ") == true)
+            #expect(bad.first?.detail.contains(directory) == true, "\(bad)")
+            #expect(bad.first?.fix == "deeplinker install-desktop \(app)")
+            #expect(text.lines.contains { $0.hasPrefix("FAIL  service file \(handlerName): ") && $0.hasSuffix("-> fix: deeplinker install-desktop \(app)") })
+
+            // The fix works.
+            #expect(try await setup.d.deeplinker(["install-desktop", app]).status == 0)
+            #expect(try await setup.doctor([app]).status == 0)
+        }
+    }
+
+    @Test func aHandlerServiceFileWhoseProgramIsGoneNamesFileAndLine() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            let path = servicePath(setup)
+            var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+            let exec = try #require(lines.firstIndex { $0.hasPrefix("Exec=") })
+            lines[exec] = "Exec=/opt/gone/deeplinkerd"
+            try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+
+            let (status, checks, text) = try await setup.doctor([app])
+            #expect(status == 12)
+            let bad = failed(checks)
+            #expect(bad.map(\.name) == ["service file \(handlerName)"], "\(text.stdout)")
+            #expect(bad.first?.detail == "\(path):\(exec + 1): Exec names /opt/gone/deeplinkerd, which is not an executable absolute path")
+            #expect(bad.first?.fix == "deeplinker install-desktop \(app) (or edit \(path):\(exec + 1))")
+        }
+    }
+
+    /// An install from before the handler entry was D-Bus-activatable: launchers run its `Exec`,
+    /// so there is no service file or name to check, and nothing fails for it.
+    @Test func aHandlerEntryWithoutDBusActivatableSkipsTheBusChecks() async throws {
+        try await DaemonFixture.withDaemon(shipped: [app]) { f in
+            let setup = try await Setup.make(f, app: app)
+            defer { setup.manager.stop() }
+            let handler = setup.d.userApplications + "/\(app).deeplinker.desktop"
+            let text = try String(contentsOfFile: handler, encoding: .utf8)
+            #expect(text.contains("\nDBusActivatable=true\n"))
+            try text.replacingOccurrences(of: "\nDBusActivatable=true\n", with: "\n").write(toFile: handler, atomically: true, encoding: .utf8)
+            try FileManager.default.removeItem(atPath: servicePath(setup))
+
+            let (status, checks, out) = try await setup.doctor([app])
+            #expect(status == 0, "\(out.stdout)")
+            for name in ["service file \(handlerName)", "bus name \(handlerName)"] {
+                let check = try #require(checks.first { $0.name == name })
+                #expect(check.ok && check.detail == "skipped: \(handler) is not DBusActivatable (launchers run its Exec)")
+            }
+        }
+    }
+}
+
 /// The checks as pure functions, on fixtures.
 @Suite struct DoctorCheckTests {
     /// The user manager's environment as `systemctl --user show-environment` prints it, from a file.
@@ -291,6 +398,68 @@ extension DoctorCheckTests {
         #expect(!hung.ok && hung.detail.hasPrefix(":1.4 owns the name but does not answer (org.freedesktop.DBus.Error.NoReply"))
         #expect(DoctorChecks.daemon(owner: ":1.4", version: .success("1.1.0"), activatable: false, busError: nil).detail == "running as :1.4, version 1.1.0")
         #expect(DoctorChecks.daemon(owner: nil, version: nil, activatable: true, busError: nil).ok)
+    }
+}
+
+extension DoctorCheckTests {
+    static let activatable = DoctorChecks.HandlerEntry(
+        path: "/h/a.B.deeplinker.desktop", text: "[Desktop Entry]\nType=Application\nName=x\nExec=/d open --app a.B %u\nDBusActivatable=true\n",
+        validation: "")
+
+    @Test func sessionServiceDirectoriesInDBusDaemonsOrder() {
+        let directories = DoctorChecks.sessionServiceDirectories(
+            environment: ["XDG_RUNTIME_DIR": "/run/user/1", "HOME": "/h", "XDG_DATA_DIRS": "/opt/share:relative:/usr/share/"], userHome: "/home/u")
+        // Without XDG_DATA_HOME, the user database's home, as dbus-daemon does (not $HOME).
+        #expect(directories.map(\.path) == [
+            "/run/user/1/dbus-1/services", "/home/u/.local/share/dbus-1/services", "/opt/share/dbus-1/services", "/usr/share/dbus-1/services",
+        ])
+        #expect(directories.map(\.strictNaming) == [true, false, false, false])
+        let configured = DoctorChecks.sessionServiceDirectories(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"], userHome: "/home/u")
+        #expect(configured.map(\.path) == [
+            "/d/dbus-1/services", "/usr/local/share/dbus-1/services", "/usr/share/dbus-1/services",
+        ])
+    }
+
+    @Test func theHandlerServiceFileDBusDaemonWouldUse() {
+        let dirs = [DoctorChecks.ServiceDirectory(path: "/h/dbus-1/services")]
+        let check = { (files: [DoctorChecks.ServiceFile]) in
+            DoctorChecks.handlerService("a.B", handler: Self.activatable, candidates: files, searched: dirs, isExecutable: { $0 == "/bin/d d" })
+        }
+        // The first file with the name wins, whatever its file name; quotes are not part of the path.
+        let good = check([
+            .init(path: "/h/dbus-1/services/other.service", text: "[D-BUS Service]\n# a.B.deeplinker\nName=a.B.deeplinkerX\nExec=/gone\n"),
+            .init(path: "/h/dbus-1/services/x.service", text: "[D-BUS Service]\nName = a.B.deeplinker\nExec='/bin/d d' --flag\n"),
+        ])
+        #expect(good.ok && good.detail == "/h/dbus-1/services/x.service starts /bin/d d")
+        let renamed = check([.init(path: "/h/dbus-1/services/a.B.deeplinker.service", text: "\n[D-BUS Service]\nName=a.B.other\nExec=/bin/d d\n")])
+        #expect(!renamed.ok && renamed.detail.hasPrefix("/h/dbus-1/services/a.B.deeplinker.service:3 says Name=a.B.other, not a.B.deeplinker"))
+        #expect(renamed.fix == "deeplinker install-desktop a.B (or edit /h/dbus-1/services/a.B.deeplinker.service:3)")
+        let wrongGroup = check([.init(path: "/h/y.service", text: "[Other]\nName=a.B.deeplinker\nExec=/bin/d d\n")])
+        #expect(!wrongGroup.ok && wrongGroup.fix == "deeplinker install-desktop a.B")
+        // $HOME is not the user database's home: install-desktop wrote it where the bus does not look.
+        let elsewhere = DoctorChecks.handlerService(
+            "a.B", handler: Self.activatable, candidates: [], searched: dirs,
+            writtenOutside: "/tmp/h/.local/share/dbus-1/services/a.B.deeplinker.service", isExecutable: { _ in true })
+        #expect(!elsewhere.ok && elsewhere.detail.hasPrefix("/tmp/h/.local/share/dbus-1/services/a.B.deeplinker.service is outside"))
+        #expect(elsewhere.fix.hasPrefix("run the session bus with XDG_DATA_HOME=/tmp/h/.local/share, or "))
+    }
+
+    @Test func theHandlerBusNameAndItsOwner() {
+        let check = { (facts: DoctorChecks.HandlerBusName, daemon: String?) in
+            DoctorChecks.handlerBusName("a.B", handler: Self.activatable, facts: facts, daemonOwner: daemon, busError: nil, serviceFileOK: true)
+        }
+        #expect(check(.init(owner: ":1.2", activatable: false), ":1.2").ok)
+        let taken = check(.init(owner: ":1.9", ownerPID: 4242, activatable: true), ":1.2")
+        #expect(!taken.ok && taken.detail == "owned by :1.9 (pid 4242), not by the daemon (:1.2): launchers' Open goes there")
+        #expect(taken.fix == "stop the process that holds a.B.deeplinker (pid 4242), then deeplinker reload")
+        let dropped = check(.init(owner: nil, activatable: true), ":1.2")
+        #expect(!dropped.ok && dropped.fix.hasPrefix("deeplinker reload"))
+        #expect(check(.init(owner: nil, activatable: true), nil).ok)
+        let nobody = DoctorChecks.handlerBusName(
+            "a.B", handler: Self.activatable, facts: .init(owner: nil, activatable: false), daemonOwner: nil, busError: nil, serviceFileOK: false)
+        #expect(!nobody.ok && nobody.fix == "deeplinker install-desktop a.B")
+        let missing = DoctorChecks.HandlerEntry(path: "/h/a.B.deeplinker.desktop", text: nil, validation: nil)
+        #expect(DoctorChecks.handlerBusName("a.B", handler: missing, facts: nil, daemonOwner: nil, busError: nil, serviceFileOK: false).ok)
     }
 }
 

@@ -112,16 +112,7 @@ public final class NativeHostProcess: Sendable {
 
     /// Waits for the exit and the end of its output; past `timeout` it is killed and this throws.
     public func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
-        let exited = Recorder<Int32>()
-        Task { [child] in exited.put(await child.exit().status) }
-        do {
-            let status = try await exited.next(timeout: timeout)
-            try await drained.wait(count: 2, timeout: timeout) { _ in true }
-            return status
-        } catch {
-            child.kill()
-            throw error
-        }
+        try await TestProcess.waitForExit(of: child, drained: drained, timeout: timeout)
     }
 
     deinit {

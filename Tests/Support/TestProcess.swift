@@ -122,14 +122,21 @@ public final class TestProcess: Sendable {
     /// Waits for the exit and for its output to be read; past `timeout` the process is killed and
     /// this throws.
     public func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+        try await Self.waitForExit(of: child, drained: drained, timeout: timeout)
+    }
+
+    /// Waits for `child` to exit and for the readers of its stdout and stderr to each put once on
+    /// `drained`; past `timeout` it is killed (SIGKILL) and this throws. Shared by the runners
+    /// that read their output differently (lines here, frames in `NativeHostProcess`).
+    static func waitForExit(of child: ChildProcess, drained: Recorder<Void>, timeout: Duration) async throws -> Int32 {
         let exited = Recorder<Int32>()
-        Task { [child] in exited.put(await child.exit().status) }
+        Task { exited.put(await child.exit().status) }
         do {
             let status = try await exited.next(timeout: timeout)
             try await drained.wait(count: 2, timeout: timeout) { _ in true }
             return status
         } catch {
-            stop()
+            child.kill()
             throw error
         }
     }

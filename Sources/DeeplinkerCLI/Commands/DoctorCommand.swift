@@ -13,7 +13,9 @@ struct DoctorCommand: AsyncParsableCommand {
             systemd user manager's environment (its Environment property, as `systemctl --user
             show-environment` prints it); every route file loads; for each scheme, `gio mime` and
             `xdg-mime query default` name the app's handler entry, which validates and whose Exec
-            exists; the app's entry and Deeplinker's override agree; ready = "focus" apps have a
+            exists; when that entry is DBusActivatable, the D-Bus service file of its bus name
+            ID.deeplinker runs a program that exists, and the daemon owns the name (or the bus can
+            start it); the app's entry and Deeplinker's override agree; ready = "focus" apps have a
             working focus backend; the browser hosts are installed; each domain's verdict and age.
 
             Never changes anything and never starts the daemon. Exits 0 when every check passes,

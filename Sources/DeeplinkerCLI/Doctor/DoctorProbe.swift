@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerClient
 import DeeplinkerCore
+import DeeplinkerProtocol
 import DeeplinkerRouteFiles
 import FoundationEssentials
 import Glibc
@@ -74,6 +75,10 @@ struct DoctorProbe {
             checks.append(DoctorChecks.scheme(
                 scheme, appID: appID, gioDefault: gio.flatMap(DoctorChecks.gioDefault(fromOutput:)),
                 xdgDefault: (xdgDefault ?? "").isEmpty ? nil : xdgDefault, handler: handler, isExecutable: Self.isExecutable))
+            // After an app's last scheme: the bus side of its (D-Bus-activatable) handler entry.
+            if index + 1 == schemes.count || schemes[index + 1].0 != appID {
+                checks += await handlerBusChecks(appID, handler: handler, bus: bus)
+            }
         }
 
         for config in configs {
@@ -103,7 +108,41 @@ struct DoctorProbe {
         return checks
     }
 
+    /// The handler entry's D-Bus service file and bus name (skipped unless it is DBusActivatable).
+    func handlerBusChecks(_ appID: String, handler: DoctorChecks.HandlerEntry, bus: BusFacts) async -> [DoctorCheck] {
+        let directories = DoctorChecks.sessionServiceDirectories(environment: environment, userHome: Self.userHome)
+        let busName = DeeplinkerBus.handlerName(forAppID: appID)
+        // Where install-desktop writes it ($XDG_DATA_HOME or $HOME), when the bus reads elsewhere.
+        let written = (DesktopEntryLocator.dataHome(environment: environment) ?? home + "/.local/share") + "/dbus-1/services/\(busName).service"
+        let outside = directories.contains { written.hasPrefix($0.path + "/") } || !FileManager.default.fileExists(atPath: written) ? nil : written
+        let service = DoctorChecks.handlerService(
+            appID, handler: handler, candidates: serviceFiles(for: busName, in: directories), searched: directories,
+            writtenOutside: outside, isExecutable: Self.isExecutable)
+        let facts = DoctorChecks.isDBusActivatable(handler) == true ? await bus.handlerName(busName) : nil
+        let name = DoctorChecks.handlerBusName(
+            appID, handler: handler, facts: facts, daemonOwner: bus.owner, busError: bus.error, serviceFileOK: service.ok)
+        return [service, name]
+    }
+
     // MARK: Files
+
+    /// The service files dbus-daemon could take for `busName`, in its order: those named
+    /// `<busName>.service` or that mention the name (any name in directories without strict naming).
+    func serviceFiles(for busName: String, in directories: [DoctorChecks.ServiceDirectory]) -> [DoctorChecks.ServiceFile] {
+        var out: [DoctorChecks.ServiceFile] = []
+        for directory in directories {
+            let named = busName + ".service"
+            let entries = directory.strictNaming
+                ? [named] : ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".service") }.sorted()
+            for entry in entries {
+                let path = directory.path + "/" + entry
+                guard let text = TextFile.lenientText(atPath: path), entry == named || text.contains(busName) else { continue }
+                out.append(DoctorChecks.ServiceFile(path: path, text: text))
+            }
+        }
+        return out
+    }
+
 
     func handlerPath(_ appID: String) -> String {
         (DesktopEntryLocator.userApplicationsDirectory(environment: environment) ?? home + "/.local/share/applications")
@@ -164,6 +203,12 @@ struct DoctorProbe {
 
     static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
 
+    /// This user's home directory in the user database (what dbus-daemon uses, not `$HOME`).
+    static var userHome: String? {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
+
     static func modified(_ path: String) -> Date? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
@@ -222,6 +267,8 @@ struct BusFacts {
     var owner: String?
     var version: Result<String, DBusError>?
     var activatable = false
+    /// The bus's `ListActivatableNames`.
+    var activatableNames: Set<String> = []
 
     static let timeout = Duration.seconds(2)
 
@@ -237,7 +284,8 @@ struct BusFacts {
             let connection = try DBusConnection(address: busAddress)
             facts.connection = connection
             facts.owner = try await connection.nameOwner(DeeplinkerNames.busName)
-            facts.activatable = (try? await connection.listActivatableNames().contains(DeeplinkerNames.busName)) ?? false
+            facts.activatableNames = Set((try? await connection.listActivatableNames()) ?? [])
+            facts.activatable = facts.activatableNames.contains(DeeplinkerNames.busName)
             if let owner = facts.owner {
                 do {
                     facts.version = .success(try await DeeplinkerProxy(connection: connection, destination: owner, timeout: timeout).version())
@@ -268,6 +316,14 @@ struct BusFacts {
         } catch {
             return (nil, "no systemd user manager on the session bus (\(error.name)); apps launched by bus activation get the bus's environment")
         }
+    }
+
+    /// Who owns `name` (and its process id) and whether the bus can start it.
+    func handlerName(_ name: String) async -> DoctorChecks.HandlerBusName? {
+        guard let connection else { return nil }
+        let owner = (try? await connection.nameOwner(name)) ?? nil
+        let pid = owner == nil ? nil : try? await connection.processID(of: name)
+        return DoctorChecks.HandlerBusName(owner: owner, ownerPID: pid, activatable: activatableNames.contains(name))
     }
 
     /// `GetLinkClaims` of the running daemon, or why there are none.
