@@ -14,9 +14,12 @@ extension DaemonCore {
             awaitingCommit.removeFirst()
             switch outcome {
             case .success:
+                // The effects first: a raise and an `activate-action` delivery are written to the bus
+                // here, so the app's call goes ahead of the signals (and of the reply, which waits
+                // for the sync); the signals still precede the reply.
+                run(first.effects)
                 for signal in first.signals { connection.send(signal) }
                 logOutcomes(first.effects)
-                run(first.effects)
             case .failure(let error):
                 logger.error("a change was not stored, its signals and deliveries are skipped: \(error)")
                 // Its invocations were refused (StorageFailed): the engine undoes what they did.
@@ -53,8 +56,9 @@ extension DaemonCore {
         tasks.started(id, task)
     }
 
-    /// Starts deliveries, launches and raises (the signals went out before). Each runs as its own
-    /// task so a slow app never holds up another.
+    /// Starts deliveries, launches and raises, in order (the commit's signals follow). None waits
+    /// for another: an `activate-action` delivery's outcome comes back as a callback, the other
+    /// modes and launches run in tasks of their own, so a slow app never holds up another.
     private func run(_ effects: [EngineEffect]) {
         for effect in effects {
             switch effect {
@@ -62,14 +66,27 @@ extension DaemonCore {
                 continue
             case .deliver(let attempt):
                 let (deliverer, connection, logger) = (self.deliverer, self.connection, self.logger)
-                track { core in
-                    let outcome = await deliverer.deliver(attempt)
+                let finish: @Sendable (isolated DaemonCore, DeliveryOutcome) -> Void = { core, outcome in
                     Self.logDelivery(attempt, outcome, logger: logger)
                     // Our own connection closed under the call (shutdown): the outcome is unknown,
                     // not a refusal. Leave it `delivering` so the next start redelivers it, flagged.
                     if outcome != .acknowledged && connection.isClosed { return }
                     core.deliveryFinished(
                         outcome, appID: attempt.invocation.appID, invocationID: attempt.invocation.id, attempt: attempt.attempt)
+                }
+                if let sent = deliverer.start(attempt) {
+                    // Sent now, not when a task first runs; the reply comes back as a callback on
+                    // the bus thread, so no thread is woken while the app handles the route.
+                    let id = tasks.reserve()
+                    tasks.startedWithoutTask(id)
+                    sent.whenFinished { outcome in
+                        self.onLoop { core in
+                            finish(core, outcome)
+                            core.tasks.finished(id)
+                        }
+                    }
+                } else {
+                    track { core in finish(core, await deliverer.deliver(attempt)) }
                 }
             case .launch(let summons):
                 guard let mode = config(summons.appID)?.launch else { continue }

@@ -6,7 +6,8 @@ import TaskThreads
 /// point, instead of leaving them to the process's exit.
 final class EffectTasks: Sendable {
     private struct State {
-        var running: [UInt64: Task<Void, Never>] = [:]
+        /// nil for work that is not a task (a call answered by a callback), which cannot be cancelled.
+        var running: [UInt64: Task<Void, Never>?] = [:]
         var nextID: UInt64 = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -22,7 +23,13 @@ final class EffectTasks: Sendable {
     }
 
     func started(_ id: UInt64, _ task: Task<Void, Never>) {
-        state.withLock { $0.running[id] = task }
+        state.withLock { $0.running[id] = .some(task) }
+    }
+
+    /// Registers work that is no task (a delivery whose reply comes as a callback): a stop waits for
+    /// it as for a task; ``finished(_:)`` ends it.
+    func startedWithoutTask(_ id: UInt64) {
+        state.withLock { $0.running[id] = .some(nil) }
     }
 
     /// How many are still running.
@@ -46,7 +53,7 @@ final class EffectTasks: Sendable {
             if idle { continuation.resume() }
         }
         let left = state.withLock { Array($0.running.values) }
-        for task in left { task.cancel() }
+        for task in left { task?.cancel() }
         return left.count
     }
 

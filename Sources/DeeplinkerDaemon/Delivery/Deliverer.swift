@@ -51,9 +51,26 @@ struct Deliverer: Sendable {
     }
 
     nonisolated(nonsending) private func activateAction(_ attempt: DeliveryAttempt, route: Route) async -> DeliveryOutcome {
-        guard let destination = attempt.destination else { return .noOwner }
+        await startActivateAction(attempt, route: route).outcome()
+    }
+
+    /// Starts an `activate-action` delivery at once: on the bus thread the call is written to the
+    /// bus before this returns, ahead of whatever the caller sends next. Nil for the other modes,
+    /// which start when ``deliver(_:)`` is awaited.
+    func start(_ attempt: DeliveryAttempt) -> DeliveryInFlight? {
+        guard case .activateAction = attempt.mode, let route = attempt.invocation.route else { return nil }
+        return startActivateAction(attempt, route: route)
+    }
+
+    private func startActivateAction(_ attempt: DeliveryAttempt, route: Route) -> DeliveryInFlight {
+        let inFlight = DeliveryInFlight()
+        guard let destination = attempt.destination else {
+            inFlight.finish(.noOwner)
+            return inFlight
+        }
+        let message: DBusMessage
         do {
-            _ = try await connection.call(
+            message = try DBusMessage.methodCall(
                 destination: destination, path: DeeplinkerBus.objectPath(forAppID: attempt.invocation.appID),
                 interface: DeeplinkerBus.applicationInterface, member: "ActivateAction",
                 arguments: [
@@ -61,9 +78,23 @@ struct Deliverer: Sendable {
                     .array(elementSignature: "v", [.variant(.stringDictionary(route.parameters))]),
                     .variantDictionary(Self.platformData(attempt)),
                 ],
-                timeout: attempt.timeout, noAutoStart: true)
-            return .acknowledged
+                noAutoStart: true)
         } catch {
+            inFlight.finish(.refused(error.name))
+            return inFlight
+        }
+        connection.startCall(message, timeout: attempt.timeout) { reply in
+            inFlight.finish(Self.outcome(of: reply))
+        }
+        return inFlight
+    }
+
+    /// What an `ActivateAction` reply means for the route.
+    static func outcome(of reply: Result<DBusMessage, DBusError>) -> DeliveryOutcome {
+        switch reply {
+        case .success:
+            return .acknowledged
+        case .failure(let error):
             // NoReply covers both a time-out and a peer that vanished: the outcome is unknown.
             if error.name == DBusError.noReplyName { return .timedOut }
             if error.name == DBusError.serviceUnknownName || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {

@@ -56,12 +56,16 @@ extension SQLiteInvocationStore {
     static func write<T>(_ pool: DatabasePool, _ updates: (Database) throws -> T) throws -> T {
         try pool.writeWithoutTransaction { db in
             do {
-                var value: T?
-                try db.inTransaction {
-                    value = try updates(db)
-                    return .commit
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+                do {
+                    let value = try updates(db)
+                    try db.cachedStatement(sql: "COMMIT").execute()
+                    return value
+                } catch {
+                    if !db.isInsideTransaction { throw error }
+                    try? db.cachedStatement(sql: "ROLLBACK").execute()
+                    throw error
                 }
-                return value!
             } catch {
                 throw SystemErrorContext.adding(to: error, db: db)
             }

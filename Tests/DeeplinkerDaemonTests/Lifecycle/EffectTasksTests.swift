@@ -62,4 +62,16 @@ import TaskThreads
     @Test func drainWithNothingRunningReturnsAtOnce() async {
         #expect(await EffectTasks().drain(timeout: .seconds(60)) == 0)
     }
+
+    @Test func drainWaitsForWorkWithoutATaskAndCountsItWhenCutOff() async {
+        let tasks = EffectTasks()
+        let id = tasks.reserve()
+        tasks.startedWithoutTask(id)
+        #expect(tasks.count == 1)
+        #expect(await tasks.drain(timeout: .milliseconds(50)) == 1, "nothing to cancel, but it is reported unfinished")
+        let drained = Task { await tasks.drain(timeout: .seconds(60)) }
+        tasks.finished(id)
+        #expect(await drained.value == 0)
+        #expect(tasks.count == 0)
+    }
 }
