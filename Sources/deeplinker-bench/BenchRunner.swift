@@ -28,7 +28,7 @@ enum BenchRunner {
             print(table.plainText())
             return 0
         }
-        if options.command != .e2e { print("deeplinker-bench \(options.command.rawValue): private dbus-daemon, deeplinkerd in-process (buildDaemon, SQLite synchronous=FULL), DBusKit client") }
+        if options.command != .e2e { print("deeplinker-bench \(options.command.rawValue): private dbus-daemon, deeplinkerd in-process (buildDaemon, SQLite, WAL fdatasync before each reply), DBusKit client") }
         let started = ContinuousClock.now
         let loadAtStart = loadAverage()
         var status: Int32 = 0

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The floor under every durable reply: the latency of `fsync(2)` after a small write, measured in
-/// the daemon's state directory in the same run (a WAL commit with `synchronous = FULL` costs at
+/// the daemon's state directory in the same run (a durable commit, its WAL `fdatasync`ed, costs at
 /// least one).
 enum FsyncProbe {
     /// `count` fsyncs of a 4 KiB append to a scratch file in `directory`; nil if the file cannot be made.
