@@ -27,6 +27,9 @@ import Testing
             _ = try await app.received.first { $0.invocationID == reply.id }
             try await f.waitStatus(reply.id, "delivered")
             try await monitor.waitForLine(containing: "\tActivateAction")
+            // The client has its reply already; the monitor prints it in bus order, after the call.
+            let client = f.client.uniqueName
+            try await monitor.waitForLine(containing: "\t\(daemon)\t\(client)\t")
 
             // The daemon's messages, in the order the bus routed them: "mc"/"sig"/"mr" and member.
             let fromDaemon = monitor.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
@@ -35,7 +38,6 @@ import Testing
             let firstSignal = try #require(fromDaemon.firstIndex { $0[0] == "sig" && $0.last == "InvocationChanged" })
             #expect(call < firstSignal, "the delivery leads the signals: \(fromDaemon.map { $0.joined(separator: " ") })")
             // The reply to OpenURL (the first "mr" to the fixture's client after the delivery) follows both.
-            let client = f.client.uniqueName
             let openReply = try #require(fromDaemon[call...].firstIndex { $0[0] == "mr" && $0[4] == client })
             #expect(firstSignal < openReply, "\(fromDaemon.map { $0.joined(separator: " ") })")
         }
