@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension SQLiteInvocationStore {
     /// Opens the store in `directory`; a database that is corrupt, unreadable as SQLite, or from a
@@ -6,10 +7,10 @@ extension SQLiteInvocationStore {
     /// one is created, so the daemon starts instead of failing in a restart loop. Other failures
     /// (the directory, permissions, a lock held elsewhere) still throw: renaming would not help.
     public static func openSettingAsideUnusable(
-        directory: String, historyLimit: Int = 10_000, now: Date = Date()
+        directory: String, historyLimit: Int = 10_000, now: Date = Date(), logger: Logger = Logger(label: "deeplinker.store")
     ) throws -> (store: SQLiteInvocationStore, quarantined: QuarantinedDatabase?) {
         do {
-            return (try SQLiteInvocationStore(directory: directory, historyLimit: historyLimit), nil)
+            return (try SQLiteInvocationStore(directory: directory, historyLimit: historyLimit, logger: logger), nil)
         } catch let error as StoreError {
             let path: String
             switch error {
@@ -17,7 +18,7 @@ extension SQLiteInvocationStore {
             default: throw error
             }
             let renamed = try quarantine(path: path, now: now, original: error)
-            let store = try SQLiteInvocationStore(directory: directory, historyLimit: historyLimit)
+            let store = try SQLiteInvocationStore(directory: directory, historyLimit: historyLimit, logger: logger)
             return (store, QuarantinedDatabase(originalPath: path, renamedPath: renamed, reason: Self.reason(error)))
         }
     }

@@ -1,6 +1,7 @@
 import DeeplinkerCore
 import Foundation
 import GRDB
+import Logging
 
 /// The durable ``InvocationStore``: one SQLite file in the state directory, WAL mode, schema via
 /// `DatabaseMigrator`, writes group-committed by a ``GroupCommitter``.
@@ -27,14 +28,15 @@ public final class SQLiteInvocationStore: InvocationStore {
 
     /// Opens (creating if needed, mode 0700) `directory` and the database in it.
     /// Throws ``StoreError`` naming the path if the directory or the file is unusable or corrupt.
-    public convenience init(directory: String, historyLimit: Int = 10_000) throws {
-        try self.init(directory: directory, historyLimit: historyLimit, beforeBatch: nil)
+    /// `logger` gets the sync thread's failures and warnings.
+    public convenience init(directory: String, historyLimit: Int = 10_000, logger: Logger = Logger(label: "deeplinker.store")) throws {
+        try self.init(directory: directory, historyLimit: historyLimit, beforeBatch: nil, logger: logger)
     }
 
     /// The designated initialiser; `beforeBatch` lets tests hold a batch to observe group commit.
     init(
         directory: String, historyLimit: Int, beforeBatch: (@Sendable (Int) -> Void)?,
-        beforeSync: (@Sendable (Int) -> Void)? = nil
+        beforeSync: (@Sendable (Int) -> Void)? = nil, logger: Logger = Logger(label: "deeplinker.store")
     ) throws {
         try Self.prepareDirectory(directory)
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
@@ -46,7 +48,7 @@ public final class SQLiteInvocationStore: InvocationStore {
         let pool = self.pool
         let state = writeState
         let limit = self.historyLimit
-        let log = WriteAheadLog(databasePath: path)
+        let log = WriteAheadLog(databasePath: path, logger: logger)
         self.log = log
         syncer = LogSyncer(beforeSync: beforeSync) { try log.sync() }
         committer = GroupCommitter(beforeBatch: beforeBatch, syncer: syncer) { batch in

@@ -38,7 +38,7 @@ struct StoredState: Sendable {
     private static func openDatabase(_ configuration: DaemonConfiguration, logger: Logger) throws -> any InvocationStore {
         do {
             let opened = try SQLiteInvocationStore.openSettingAsideUnusable(
-                directory: configuration.stateDirectory, historyLimit: configuration.historyLimit)
+                directory: configuration.stateDirectory, historyLimit: configuration.historyLimit, logger: logger)
             if let quarantined = opened.quarantined { logger.error("\(quarantined)") }
             return opened.store
         } catch {

@@ -15,11 +15,12 @@ final class WriteAheadLog: @unchecked Sendable {
     private var identity: (device: UInt, inode: UInt)?
     /// How many times a file other than the first opened one had to be opened (tests, diagnostics).
     private(set) var replacedCount = 0
-    private let logger = Logger(label: "deeplinker.store")
+    private let logger: Logger
 
-    /// The log of the database at `databasePath`.
-    init(databasePath: String) {
+    /// The log of the database at `databasePath`; failures and a replaced file are logged to `logger`.
+    init(databasePath: String, logger: Logger = Logger(label: "deeplinker.store")) {
         path = databasePath + "-wal"
+        self.logger = logger
     }
 
     deinit {
@@ -29,6 +30,15 @@ final class WriteAheadLog: @unchecked Sendable {
     /// Makes everything written to the log so far durable. Throws ``StoreError/syncFailed(path:reason:)``
     /// naming the log and the errno.
     func sync() throws(StoreError) {
+        do {
+            try syncNow()
+        } catch {
+            logger.error("\(error.description); the writes since the last sync are not acknowledged")
+            throw error
+        }
+    }
+
+    private func syncNow() throws(StoreError) {
         var current = stat()
         guard stat(path, &current) == 0 else {
             // While a connection is open SQLite never removes its log: a missing one means the

@@ -59,7 +59,8 @@ struct FileSystemFaultTests {
         for path in [backing, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
         let fs = try await FaultyFileSystem(backing: backing, mountPoint: mountPoint)
         defer { fs.unmount() }
-        let store = try SQLiteInvocationStore(directory: mountPoint)
+        let log = CapturedLog()
+        let store = try SQLiteInvocationStore(directory: mountPoint, logger: log.logger())
         try await store.write([.invocation(S.invocation("before", at: 1))])
 
         try await fs.inject(.syncIOError)
@@ -74,6 +75,8 @@ struct FileSystemFaultTests {
             #expect(error.description.contains(FileSystemFault.syncIOError.expectedMessage), "names the errno: \(error)")
         }
         #expect(commit.isWritten, "the transaction itself was committed")
+        let logged = log.messages(at: .error)
+        #expect(logged.contains { $0.contains(store.path + "-wal") && $0.contains("not acknowledged") }, "the daemon's log says so: \(logged)")
         #expect(try await store.invocation(id: "unsynced") != nil, "so readers see it, as a restarted daemon would")
 
         try await fs.inject(.none)

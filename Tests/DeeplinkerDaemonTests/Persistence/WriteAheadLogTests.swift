@@ -11,7 +11,8 @@ struct WriteAheadLogTests {
         let directory = try TemporaryDirectory()
         let database = directory.appending("db.sqlite")
         #expect(FileManager.default.createFile(atPath: database + "-wal", contents: Data("one".utf8)))
-        let log = WriteAheadLog(databasePath: database)
+        let captured = CapturedLog()
+        let log = WriteAheadLog(databasePath: database, logger: captured.logger())
         try log.sync()
         try log.sync()
         #expect(log.replacedCount == 0, "the first open is no replacement")
@@ -20,6 +21,7 @@ struct WriteAheadLogTests {
         #expect(rename(database + "-new", database + "-wal") == 0)
         try log.sync()
         #expect(log.replacedCount == 1, "another inode at the path is a replaced log")
+        #expect(captured.messages(at: .warning).contains { $0.contains("was replaced") }, "and said so")
 
         #expect(unlink(database + "-wal") == 0)
         do {
@@ -28,6 +30,7 @@ struct WriteAheadLogTests {
         } catch {
             #expect(error.description.contains(database + "-wal"), "\(error)")
             #expect(error.description.contains("ENOENT"), "\(error)")
+            #expect(captured.messages(at: .error).contains { $0.contains("not acknowledged") })
         }
     }
 }
