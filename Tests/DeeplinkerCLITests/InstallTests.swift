@@ -60,6 +60,22 @@ struct InstallTests {
         return files.sorted()
     }
 
+    /// `systemd-analyze verify` of an installed unit says nothing (checked here); returns the
+    /// overall exposure score of `security --offline` and its line.
+    static func verifiedExposure(of unit: String, home: String) async throws -> (Double, String) {
+        let runtime = home + "/runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        chmod(runtime, 0o700)
+        let verify = try await systemdAnalyze(["--user", "verify", unit], runtime: runtime)
+        #expect(verify.status == 0)
+        #expect(verify.stdout.isEmpty && verify.stderr.isEmpty, "verify said: \(verify.stdout)\(verify.stderr)")
+        let security = try await systemdAnalyze(["security", "--user", "--offline=yes", "--no-pager", unit], runtime: runtime)
+        let name = (unit as NSString).lastPathComponent
+        let line = try #require(security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level for \(name):") })
+        let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
+        return (score, String(line))
+    }
+
     static func systemdAnalyze(_ arguments: [String], runtime: String) async throws -> TestProcess.Result {
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtime
@@ -128,15 +144,7 @@ struct InstallTests {
     func installedUnitVerifiesAndScores() async throws {
         try await Self.withInstall { home, prefix in
             let unit = prefix + "/lib/systemd/user/deeplinkerd.service"
-            let runtime = home + "/runtime"
-            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-            chmod(runtime, 0o700)
-            let verify = try await Self.systemdAnalyze(["--user", "verify", unit], runtime: runtime)
-            #expect(verify.status == 0)
-            #expect(verify.stdout.isEmpty && verify.stderr.isEmpty, "verify said: \(verify.stdout)\(verify.stderr)")
-            let security = try await Self.systemdAnalyze(["security", "--user", "--offline=yes", "--no-pager", unit], runtime: runtime)
-            let line = try #require(security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level for deeplinkerd.service:") })
-            let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
+            let (score, line) = try await Self.verifiedExposure(of: unit, home: home)
             #expect(score <= 2.0, "\(line)")
             for directive in ["Type=dbus", "BusName=org.deeplinker.Deeplinker1", "Restart=on-failure", "WatchdogSec=", "Slice=session.slice"] {
                 #expect(try TestFiles.read(unit).contains("\n" + directive), "unit lacks \(directive)")
@@ -155,15 +163,7 @@ struct InstallTests {
             for directive in ["PartOf=graphical-session.target", "After=graphical-session.target", "WantedBy=graphical-session.target", "Restart=on-failure"] {
                 #expect(text.contains("\n" + directive + "\n"), "unit lacks \(directive)")
             }
-            let runtime = home + "/runtime"
-            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-            chmod(runtime, 0o700)
-            let verify = try await Self.systemdAnalyze(["--user", "verify", unit], runtime: runtime)
-            #expect(verify.status == 0)
-            #expect(verify.stdout.isEmpty && verify.stderr.isEmpty, "verify said: \(verify.stdout)\(verify.stderr)")
-            let security = try await Self.systemdAnalyze(["security", "--user", "--offline=yes", "--no-pager", unit], runtime: runtime)
-            let line = try #require(security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level for deeplinker-focus.service:") })
-            let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
+            let (score, line) = try await Self.verifiedExposure(of: unit, home: home)
             // 1.4 measured here; what is relaxed (PrivateTmp=, PrivateNetwork=) is explained in the unit.
             #expect(score <= 1.5, "\(line)")
         }

@@ -56,6 +56,16 @@ extension DoctorChecks {
 
         /// The file name is `<name>.service`, as dbus-daemon recommends.
         func isNamed(for name: String) -> Bool { path.hasSuffix("/" + name + ".service") }
+
+        /// The value and 1-based line of `key` in the `[D-BUS Service]` group (service files are
+        /// key files, like desktop entries); nil when absent or the file does not parse.
+        func entry(_ key: String) -> (value: String, line: Int)? {
+            let group = "D-BUS Service"
+            guard let file = try? DesktopFile(parsing: text), let value = file.value(key, in: group),
+                let line = file.line(of: key, in: group)
+            else { return nil }
+            return (value, line)
+        }
     }
 
     /// What the bus says about the handler entry's name.
@@ -90,24 +100,6 @@ extension DoctorChecks {
         }
     }
 
-    /// The key, value and 1-based line of each entry of a service file's `[D-BUS Service]` group.
-    static func serviceKeys(_ text: String) -> [String: (value: String, line: Int)] {
-        var keys: [String: (value: String, line: Int)] = [:]
-        var inGroup = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmed
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("[") {
-                inGroup = line == "[D-BUS Service]"
-                continue
-            }
-            guard inGroup, let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmed
-            if keys[key] == nil { keys[key] = (line[line.index(after: equals)...].trimmed, index + 1) }
-        }
-        return keys
-    }
-
     /// The program of a service file's `Exec=` (its first word, shell quotes removed).
     static func serviceProgram(_ exec: String) -> String {
         var program = ""
@@ -139,9 +131,9 @@ extension DoctorChecks {
         let name = "service file \(busName)"
         if let skipped = busChecksSkipped(handler) { return .pass(name, skipped) }
         let install = "deeplinker install-desktop \(appID)"
-        guard let service = candidates.first(where: { serviceKeys($0.text)["Name"]?.value == busName }) else {
+        guard let service = candidates.first(where: { $0.entry("Name")?.value == busName }) else {
             if let misnamed = candidates.first(where: { $0.isNamed(for: busName) }) {
-                let found = serviceKeys(misnamed.text)["Name"]
+                let found = misnamed.entry("Name")
                 let whereName = found.map { "\(misnamed.path):\($0.line) says Name=\($0.value)" } ?? "\(misnamed.path) has no Name= in [D-BUS Service]"
                 return .fail(name, "\(whereName), not \(busName): the bus cannot start the handler entry's daemon",
                              fix: "\(install) (or edit \(misnamed.path)\(found.map { ":\($0.line)" } ?? ""))")
@@ -157,8 +149,7 @@ extension DoctorChecks {
                 name, "no D-Bus service file with Name=\(busName) in \(searched.map(\.path).joined(separator: ", ")): "
                     + "the handler entry is DBusActivatable, so launchers find nobody to start", fix: install)
         }
-        let keys = serviceKeys(service.text)
-        guard let exec = keys["Exec"] else {
+        guard let exec = service.entry("Exec") else {
             return .fail(name, "\(service.path) has no Exec=", fix: "\(install) (or edit \(service.path))")
         }
         let program = serviceProgram(exec.value)

@@ -152,6 +152,21 @@ public struct DesktopFile: Sendable, Hashable {
         self.group(group)?.rawValue(key).map(Self.unescape)
     }
 
+    /// The 1-based line of the entry ``value(_:in:)`` reads (the last `key` of `group`), for
+    /// messages that point into the file; nil when absent.
+    public func line(of key: String, in group: String = DesktopFile.mainGroup) -> Int? {
+        var number = preamble.count
+        var found: Int?
+        for g in groupList {
+            number += g.leading.count + 1
+            for line in g.lines {
+                number += 1
+                if g.name == group, line.key == key { found = number }
+            }
+        }
+        return found
+    }
+
     /// A list value (`Actions`, `MimeType`, ...) split on unescaped `;`, each item unescaped
     /// (`\;` → `;`); a trailing `;` ends the list. Nil when the key is absent.
     public func list(_ key: String, in group: String = DesktopFile.mainGroup) -> [String]? {

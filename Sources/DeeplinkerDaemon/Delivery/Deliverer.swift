@@ -12,7 +12,7 @@ struct Deliverer: Sendable {
         guard let route = attempt.invocation.route else { return .refused("no route") }
         switch attempt.mode {
         case .activateAction:
-            return await activateAction(attempt, route: route)
+            return await startActivateAction(attempt, route: route).outcome()
         case .signal:
             do {
                 try connection.emitSignal(
@@ -48,10 +48,6 @@ struct Deliverer: Sendable {
             }
         }
         return data
-    }
-
-    nonisolated(nonsending) private func activateAction(_ attempt: DeliveryAttempt, route: Route) async -> DeliveryOutcome {
-        await startActivateAction(attempt, route: route).outcome()
     }
 
     /// Starts an `activate-action` delivery at once: on the bus thread the call is written to the

@@ -7,7 +7,7 @@ import TaskThreads
 /// effects may run) and handed to the ``LogSyncer``, which makes it durable (its replies follow).
 ///
 /// Commits run with synchronous SQLite calls where the ``CommitScheduler`` puts them: by default on
-/// one private serial dispatch queue (the blocking fsync never occupies a thread of Swift's
+/// one private serial dispatch queue (a blocking write never occupies a thread of Swift's
 /// cooperative pool); the daemon has them run on its bus thread once that thread has dispatched
 /// the calls it read, so a write needs no thread hand-off at all (see ``schedule(on:)``).
 final class GroupCommitter: Sendable {
@@ -28,10 +28,10 @@ final class GroupCommitter: Sendable {
     private let commitQueue = DispatchQueue(label: "deeplinker.store.commit", qos: .userInitiated)
     /// Test hook called on the commit queue with each batch's size before it is committed.
     private let beforeBatch: (@Sendable (Int) -> Void)?
-    /// Makes written batches durable; nil when a committed batch is durable already.
-    private let syncer: LogSyncer?
+    /// Makes written batches durable.
+    private let syncer: LogSyncer
 
-    init(beforeBatch: (@Sendable (Int) -> Void)? = nil, syncer: LogSyncer? = nil, commitBatch: @escaping CommitBatch) {
+    init(beforeBatch: (@Sendable (Int) -> Void)? = nil, syncer: LogSyncer, commitBatch: @escaping CommitBatch) {
         self.beforeBatch = beforeBatch
         self.syncer = syncer
         self.commitBatch = commitBatch
@@ -75,7 +75,7 @@ final class GroupCommitter: Sendable {
     /// Refuses new writes and waits until queued ones are committed and synced.
     func close() async {
         await closeCommits()
-        await syncer?.close()
+        await syncer.close()
     }
 
     private func closeCommits() async {
@@ -114,7 +114,7 @@ final class GroupCommitter: Sendable {
             var written: [PendingCommit] = []
             for (index, item) in batch.enumerated() {
                 let result = index < results.count ? results[index] : .failure(StoreError.closed)
-                if case .success = result, syncer != nil {
+                if case .success = result {
                     // Its effects run now, here; the sync thread settles it once the log is on disk.
                     item.commit.markWritten()
                     written.append(item.commit)
@@ -122,7 +122,7 @@ final class GroupCommitter: Sendable {
                     item.commit.resolve(result)
                 }
             }
-            syncer?.submit(written)
+            syncer.submit(written)
         }
     }
 }

@@ -7,12 +7,14 @@ import TaskThreads
 /// and replies promise it. A failed commit fails both; a failed fsync fails only the second.
 /// Resolved exactly once per step by the store; any number of waiters.
 public final class PendingCommit: Sendable {
+    private typealias Callback = @Sendable (Result<Void, any Error>) -> Void
+
     private struct State {
         var written: Result<Void, any Error>?
         var result: Result<Void, any Error>?
         var waiters: [CheckedContinuation<Void, any Error>] = []
-        var callbacks: [@Sendable (Result<Void, any Error>) -> Void] = []
-        var writtenCallbacks: [@Sendable (Result<Void, any Error>) -> Void] = []
+        var callbacks: [Callback] = []
+        var writtenCallbacks: [Callback] = []
     }
 
     private let state = LockedValue(State())
@@ -42,20 +44,23 @@ public final class PendingCommit: Sendable {
     /// thread that resolves the commit, in the order they were registered: cheaper than a task per
     /// waiter on the reply path.
     public func whenResolved(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        let ready: Result<Void, any Error>? = state.withLock { state in
-            if let result = state.result { return result }
-            state.callbacks.append(body)
-            return nil
-        }
-        if let ready { body(ready) }
+        when(\.result, queue: \.callbacks, body)
     }
 
     /// Runs `body` once the transaction is committed or has failed (at once if it already has), on
     /// the thread that committed it, in registration order and before any durable callback.
     public func whenWritten(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        when(\.written, queue: \.writtenCallbacks, body)
+    }
+
+    /// Runs `body` with the step's outcome at once if it is known, else queues it on `callbacks`.
+    private func when(
+        _ step: KeyPath<State, Result<Void, any Error>?>, queue callbacks: WritableKeyPath<State, [Callback]>,
+        _ body: @escaping Callback
+    ) {
         let ready: Result<Void, any Error>? = state.withLock { state in
-            if let written = state.written { return written }
-            state.writtenCallbacks.append(body)
+            if let outcome = state[keyPath: step] { return outcome }
+            state[keyPath: callbacks].append(body)
             return nil
         }
         if let ready { body(ready) }
@@ -73,7 +78,7 @@ public final class PendingCommit: Sendable {
 
     /// Settles the first step: the transaction is committed, not yet fsynced.
     func markWritten() {
-        let toCall = state.withLock { state -> [@Sendable (Result<Void, any Error>) -> Void] in
+        let toCall = state.withLock { state -> [Callback] in
             guard state.written == nil else { return [] }
             state.written = .success(())
             defer { state.writtenCallbacks = [] }
@@ -85,7 +90,6 @@ public final class PendingCommit: Sendable {
     /// Settles the promise (and its first step, if still open, with the same outcome) and wakes
     /// the waiters; later calls are ignored.
     func resolve(_ outcome: Result<Void, any Error>) {
-        typealias Callback = @Sendable (Result<Void, any Error>) -> Void
         let (written, toWake, toCall) = state.withLock { state -> ([Callback], [CheckedContinuation<Void, any Error>], [Callback]) in
             guard state.result == nil else { return ([], [], []) }
             var written: [Callback] = []

@@ -52,7 +52,8 @@ extension SQLiteInvocationStore {
 
     /// `pool.write`, with the commit inside the closure so that a failure (a write or fsync refused
     /// by the file system happens mostly at COMMIT) still has its connection at hand to ask SQLite
-    /// for the errno behind it. Rolled back on any error, as `pool.write` does.
+    /// for the errno behind it. Rolled back on any error, as `pool.write` does. `BEGIN IMMEDIATE` and
+    /// `COMMIT` are cached statements: GRDB's `inTransaction` prepares `BEGIN` anew every time.
     static func write<T>(_ pool: DatabasePool, _ updates: (Database) throws -> T) throws -> T {
         try pool.writeWithoutTransaction { db in
             do {
@@ -62,8 +63,7 @@ extension SQLiteInvocationStore {
                     try db.cachedStatement(sql: "COMMIT").execute()
                     return value
                 } catch {
-                    if !db.isInsideTransaction { throw error }
-                    try? db.cachedStatement(sql: "ROLLBACK").execute()
+                    if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK").execute() }
                     throw error
                 }
             } catch {

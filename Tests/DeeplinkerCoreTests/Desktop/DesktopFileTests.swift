@@ -33,6 +33,16 @@ struct DesktopFileTests {
 
         """
 
+    @Test func lineOfAKeyCountsCommentsBlankLinesAndHeaders() throws {
+        let file = try DesktopFile(parsing: Self.installed)
+        #expect(file.line(of: "Type") == 3)
+        #expect(file.line(of: "DBusActivatable") == 12)
+        #expect(file.line(of: "Exec", in: "Desktop Action new-window") == 23)
+        #expect(file.line(of: "X-Thing", in: "X-Vendor Extras") == 26)
+        #expect(file.line(of: "Missing") == nil)
+        #expect(file.line(of: "X-Thing") == nil, "only in its own group")
+    }
+
     @Test func unchangedInputRoundTripsByteForByte() throws {
         let samples = [
             Self.installed,

@@ -19,10 +19,7 @@ struct FileSystemFaultTests {
     ])
     func faultThenRecovery(_ fault: FileSystemFault) async throws {
         let directory = try TemporaryDirectory()
-        let backing = directory.appending("backing")
-        let mountPoint = directory.appending("state")
-        for path in [backing, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        let fs = try await FaultyFileSystem(backing: backing, mountPoint: mountPoint)
+        let (fs, backing, mountPoint) = try await Self.mount(in: directory)
         defer { fs.unmount() }
         let store = try SQLiteInvocationStore(directory: mountPoint)
         try await store.write([.invocation(S.invocation("before", at: 1))])
@@ -54,10 +51,7 @@ struct FileSystemFaultTests {
     @Test("a failed fsync of the log: the write was committed (readers see it) but is not acknowledged; healed, the next write is durable")
     func syncFailureThenRecovery() async throws {
         let directory = try TemporaryDirectory()
-        let backing = directory.appending("backing")
-        let mountPoint = directory.appending("state")
-        for path in [backing, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        let fs = try await FaultyFileSystem(backing: backing, mountPoint: mountPoint)
+        let (fs, _, mountPoint) = try await Self.mount(in: directory)
         defer { fs.unmount() }
         let log = CapturedLog()
         let store = try SQLiteInvocationStore(directory: mountPoint, logger: log.logger())
@@ -83,6 +77,14 @@ struct FileSystemFaultTests {
         try await store.write([.invocation(S.invocation("after", at: 3))])
         #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["after", "unsynced", "before"])
         try await store.close()
+    }
+
+    /// A ``FaultyFileSystem`` over `directory/backing`, mounted on `directory/state` (the store's).
+    private static func mount(in directory: TemporaryDirectory) async throws -> (FaultyFileSystem, backing: String, mountPoint: String) {
+        let backing = directory.appending("backing")
+        let mountPoint = directory.appending("state")
+        for path in [backing, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        return (try await FaultyFileSystem(backing: backing, mountPoint: mountPoint), backing, mountPoint)
     }
 
     /// The `StoreError.writeFailed` description of a commit that must fail.
