@@ -28,6 +28,29 @@ import Testing
         #expect(try fast.arguments() == slow.arguments())
     }
 
+    @Test("a method call from the encoder has the header, flags and body libdbus would give it", arguments: MarshallingTests.samples)
+    func methodCallMatchesLibdbus(value: DBusValue) throws {
+        let arguments: [DBusValue] = [.string("recipe"), value, .variantDictionary(["k": .string("v")])]
+        for (interface, noAutoStart) in [("org.example.I", true), (nil, false)] as [(String?, Bool)] {
+            let fast = try DBusMessage.methodCall(
+                destination: ":1.42", path: "/org/example/Obj", interface: interface, member: "Act", arguments: arguments, noAutoStart: noAutoStart)
+            let slow = try DBusMessage.libdbusMethodCall(
+                destination: ":1.42", path: "/org/example/Obj", interface: interface, member: "Act", arguments: arguments, noAutoStart: noAutoStart)
+            #expect(fast.type == .methodCall)
+            #expect(fast.path == slow.path)
+            #expect(fast.interface == slow.interface)
+            #expect(fast.member == slow.member)
+            #expect(fast.destination == slow.destination)
+            #expect(fast.bodySignature == slow.bodySignature)
+            #expect(fast.expectsReply == slow.expectsReply)
+            #expect(fast.expectsReply)
+            #expect(fast.autoStarts == slow.autoStarts)
+            #expect(fast.autoStarts == !noAutoStart)
+            #expect(fast.serial == 0)
+            #expect(try fast.arguments() == slow.arguments())
+        }
+    }
+
     @Test("a signal with no arguments has no signature field")
     func emptySignal() throws {
         let message = try #require(DBusMessage.demarshal(WireEncoder.message(.signal, fields: [.objectPath(1, "/"), .string(2, "a.b"), .string(3, "M")], body: [])))
@@ -49,6 +72,9 @@ import Testing
         for value in bad {
             #expect(throws: DBusError.self, "\(value)") {
                 _ = try DBusMessage.signal(path: "/", interface: "a.b", member: "M", arguments: [value])
+            }
+            #expect(throws: DBusError.self, "\(value)") {
+                _ = try DBusMessage.methodCall(destination: "a.b", path: "/", interface: "a.b", member: "M", arguments: [value])
             }
         }
     }

@@ -32,6 +32,9 @@ public final class DBusMessage: @unchecked Sendable {
     public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
     public var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
 
+    /// Whether the bus may start the destination's service for this call (no `NO_AUTO_START` flag).
+    public var autoStarts: Bool { dbus_message_get_auto_start(raw) != 0 }
+
     /// A method call; fails for names libdbus would refuse.
     public static func methodCall(
         destination: String?, path: String, interface: String?, member: String,
@@ -41,6 +44,24 @@ public final class DBusMessage: @unchecked Sendable {
         if let destination { try Validation.check(busName: destination) }
         if let interface { try Validation.check(interface: interface) }
         try Validation.check(member: member)
+        var fields: [WireEncoder.Field] = [.objectPath(1, path)]
+        if let interface { fields.append(.string(2, interface)) }
+        fields.append(.string(3, member))
+        if let destination { fields.append(.string(6, destination)) }
+        let flags = noAutoStart ? WireEncoder.noAutoStart : 0
+        if isWellFormedExceptStrings(arguments),
+            let message = demarshal(WireEncoder.message(.methodCall, flags: flags, fields: fields, body: arguments))
+        {
+            return message
+        }
+        return try libdbusMethodCall(destination: destination, path: path, interface: interface, member: member, arguments: arguments, noAutoStart: noAutoStart)
+    }
+
+    /// ``methodCall(destination:path:interface:member:arguments:noAutoStart:)`` built through
+    /// libdbus's iterators (the fallback of the wire encoder, and what it is tested against).
+    static func libdbusMethodCall(
+        destination: String?, path: String, interface: String?, member: String, arguments: [DBusValue], noAutoStart: Bool
+    ) throws(DBusError) -> DBusMessage {
         guard let raw = dbus_message_new_method_call(destination, path, interface, member) else { throw .noMemory() }
         let message = DBusMessage(owning: raw)
         if noAutoStart { dbus_message_set_auto_start(raw, 0) }

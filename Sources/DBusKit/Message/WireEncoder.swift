@@ -10,6 +10,7 @@ struct WireEncoder {
 
     /// Message types as on the wire.
     enum Kind: UInt8 {
+        case methodCall = 1
         case methodReturn = 2
         case signal = 4
     }
@@ -22,10 +23,14 @@ struct WireEncoder {
         case uint32(UInt8, UInt32)
     }
 
+    /// Header flags as on the wire.
+    static let noReplyExpected: UInt8 = 0x1
+    static let noAutoStart: UInt8 = 0x2
+
     /// The message's bytes with serial 1 (libdbus refuses 0 when demarshalling; the caller resets it
-    /// so that the connection numbers it when sending). Flags: no reply expected, as libdbus sets
-    /// for signals and returns. Nil if the body signature would exceed 255 bytes.
-    static func message(_ kind: Kind, fields: [Field], body: [DBusValue]) -> [UInt8]? {
+    /// so that the connection numbers it when sending). Flags default to no reply expected, as
+    /// libdbus sets for signals and returns. Nil if the body signature would exceed 255 bytes.
+    static func message(_ kind: Kind, flags: UInt8 = noReplyExpected, fields: [Field], body: [DBusValue]) -> [UInt8]? {
         var signature = ""
         for value in body { signature += value.signature }
         guard signature.utf8.count <= 255 else { return nil }
@@ -36,7 +41,7 @@ struct WireEncoder {
 
         var out = WireEncoder()
         out.bytes.reserveCapacity(160 + bodyEncoder.bytes.count)
-        out.bytes.append(contentsOf: [UInt8(ascii: "l"), kind.rawValue, 0x01, 1])
+        out.bytes.append(contentsOf: [UInt8(ascii: "l"), kind.rawValue, flags, 1])
         out.uint32(UInt32(bodyEncoder.bytes.count))
         out.uint32(1)
         let lengthAt = out.bytes.count

@@ -5,10 +5,9 @@ import Logging
 extension DaemonCore {
     /// Runs effect batches whose commits are known, in the order they were applied: a batch waits
     /// for every earlier one even if its own commit was resolved first.
-    func effectsCommitted(_ id: UInt64, _ outcome: Result<Void, any Error>, signals: [DBusMessage]) {
+    func effectsCommitted(_ id: UInt64, _ outcome: Result<Void, any Error>) {
         if let index = awaitingCommit.firstIndex(where: { $0.id == id }) {
             awaitingCommit[index].outcome = outcome
-            awaitingCommit[index].signals = signals
         }
         while let first = awaitingCommit.first, let outcome = first.outcome {
             awaitingCommit.removeFirst()
@@ -16,9 +15,9 @@ extension DaemonCore {
             case .success:
                 // The effects first: a raise and an `activate-action` delivery are written to the bus
                 // here, so the app's call goes ahead of the signals (and of the reply, which waits
-                // for the sync); the signals still precede the reply.
+                // for the sync); the signals, made only now, still precede the reply.
                 run(first.effects)
-                for signal in first.signals { connection.send(signal) }
+                for signal in Self.invocationChangedSignals(first.effects) { connection.send(signal) }
                 logOutcomes(first.effects)
             case .failure(let error):
                 logger.error("a change was not stored, its signals and deliveries are skipped: \(error)")

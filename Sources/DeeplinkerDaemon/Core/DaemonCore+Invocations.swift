@@ -127,7 +127,8 @@ extension DaemonCore {
         guard let parsed = AppState(rawValue: state), parsed != .notRunning else {
             throw .invalidParameter(name: "state", value: state, reason: "must be active, inactive or background")
         }
-        apply(try engine.setAppState(parsed, appID: appID, sender: sender))
+        // SPEC §3: it replies before any delivery starts (the app may be single-threaded).
+        apply(try engine.setAppState(parsed, appID: appID, sender: sender), deliveryAfterReply: true)
     }
 
     /// A lifecycle signal from `sender` on an app's object path; refused senders are ignored.

@@ -32,7 +32,7 @@ actor DaemonCore {
     /// Activation tokens from `ActivationToken`, by notification id, until the click arrives.
     var notificationTokens: [UInt32: String] = [:]
     /// Effect batches (signals, deliveries, launches) waiting for their commit, in apply order.
-    var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?, signals: [DBusMessage])] = []
+    var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?)] = []
     var nextBatchID: UInt64 = 0
     /// The name watch of each configured app; nil while it is being started.
     var nameWatches: [String: NameWatch?] = [:]
@@ -95,9 +95,11 @@ actor DaemonCore {
     /// Stores the changes the effects carry, in order, and queues the rest to run once the commit
     /// is written (a delivery does not wait for the fsync: SPEC §6's `delivering` is in the
     /// database before it is sent). Returns the commit so a method can reply once it is durable.
+    /// A delivery among the effects is recorded at once and goes out before this returns, unless
+    /// `deliveryAfterReply` (the caller's reply must go first: SPEC §3, `SetAppState`).
     @discardableResult
-    func apply(_ effects: [EngineEffect]) -> PendingCommit {
-        let commit = store.enqueue(effects: effects)
+    func apply(_ effects: [EngineEffect], deliveryAfterReply: Bool = false) -> PendingCommit {
+        let commit = store.enqueue(effects: effects, recording: deliveryAfterReply ? .atDrain : .atOnce)
         guard !effects.isEmpty else { return commit }
         // Only a newly waiting route can bring the next expiry forward; every other change
         // (delivered, expired, superseded) leaves it or moves it later.
@@ -106,13 +108,13 @@ actor DaemonCore {
         }
         nextBatchID += 1
         let id = nextBatchID
-        awaitingCommit.append((id, effects, nil, []))
+        awaitingCommit.append((id, effects, nil))
         commit.whenWritten { outcome in
-            let signals = (try? outcome.get()) == nil ? [] : Self.invocationChangedSignals(effects)
-            // Inline on the bus thread, where the daemon's commits are written (and where the
-            // memory store resolves at once, still inside `apply`): the signals and the delivery
-            // go out while the sync thread syncs, and before the reply, which follows the sync.
-            self.onLoop { $0.effectsCommitted(id, outcome, signals: signals) }
+            // Inline on the bus thread, where the daemon's commits are written (and still inside
+            // `apply` when the write is journaled, or the memory store resolves at once): the
+            // delivery and the signals go out while SQLite and the sync thread work, and before
+            // the reply, which follows the sync.
+            self.onLoop { $0.effectsCommitted(id, outcome) }
         }
         return commit
     }

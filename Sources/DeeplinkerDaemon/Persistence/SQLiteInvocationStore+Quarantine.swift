@@ -23,7 +23,7 @@ extension SQLiteInvocationStore {
         }
     }
 
-    /// Renames `path` and its `-wal`/`-shm` to `<path>.corrupt-<timestamp>[-n]` (`-wal`/`-shm` after
+    /// Renames `path` and its `-wal`/`-shm`/`-deliveries` to `<path>.corrupt-<timestamp>[-n]` (`-wal`/`-shm` after
     /// that, so SQLite tools open the set together); throws `original` if the database cannot be moved.
     static func quarantine(path: String, now: Date, original: StoreError) throws -> String {
         let stem = path + ".corrupt-" + utcStamp(now)
@@ -34,7 +34,8 @@ extension SQLiteInvocationStore {
             target = stem + "-\(attempt)"
         }
         // The WAL first: were the main file moved alone, a fresh database would replay its old WAL.
-        for suffix in ["-wal", "-shm", ""] where FileManager.default.fileExists(atPath: path + suffix) {
+        // The journal too: its numbers count against the old database's `journal_state`.
+        for suffix in ["-wal", "-shm", DeliveryJournal.suffix, ""] where FileManager.default.fileExists(atPath: path + suffix) {
             guard rename(path + suffix, target + suffix) == 0 else {
                 throw StoreError.cannotOpen(
                     path: path, reason: "\(original); renaming it aside failed: " + String(cString: strerror(errno)))

@@ -4,7 +4,7 @@ extension SQLiteInvocationStore {
     /// The schema version this daemon writes to `PRAGMA user_version`. A database with a higher one
     /// comes from a newer daemon and is set aside, not opened; a lower one is migrated. Version 1 is
     /// the first shipped schema, which left `user_version` at 0 (its `grdb_migrations` says `v1`).
-    static let schemaVersion = 3
+    static let schemaVersion = 4
 
     /// The schema, versioned with GRDB's `DatabaseMigrator` (never edit a shipped migration; add one
     /// that ends by setting `user_version` to its number, and raise ``schemaVersion``).
@@ -78,6 +78,17 @@ extension SQLiteInvocationStore {
                     PRIMARY KEY (app_id, domain)
                 );
                 PRAGMA user_version = 3;
+                """)
+        }
+        // v4: the last DeliveryJournal record that is in the database (replayed above it at open).
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                CREATE TABLE journal_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 0),
+                    applied INTEGER NOT NULL
+                );
+                INSERT INTO journal_state (id, applied) VALUES (0, 0);
+                PRAGMA user_version = 4;
                 """)
         }
         return migrator

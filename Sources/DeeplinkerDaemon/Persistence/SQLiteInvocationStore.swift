@@ -11,6 +11,8 @@ import Logging
 /// may go out at once. The ``LogSyncer`` then `fdatasync`s the WAL on its own thread; only then is
 /// the write *durable* (it survives a power loss too) and the caller answered, so a reply is still
 /// a promise kept, as `synchronous = FULL` made it, without the delivery waiting for the disk.
+/// A write that carries a delivery does not wait for SQLite either: it is recorded in the
+/// ``DeliveryJournal`` first, which a restart replays.
 public final class SQLiteInvocationStore: InvocationStore {
     /// The database file name inside the state directory.
     public static let fileName = "deeplinker.sqlite"
@@ -24,6 +26,9 @@ public final class SQLiteInvocationStore: InvocationStore {
     let committer: GroupCommitter
     let syncer: LogSyncer
     let log: WriteAheadLog
+    let journal: DeliveryJournal
+    /// How many journal records the open replayed into the database (tests, diagnostics).
+    public let replayedAtOpen: Int
     private let writeState = SQLiteWriteState()
 
     /// Opens (creating if needed, mode 0700) `directory` and the database in it.
@@ -33,10 +38,12 @@ public final class SQLiteInvocationStore: InvocationStore {
         try self.init(directory: directory, historyLimit: historyLimit, beforeBatch: nil, logger: logger)
     }
 
-    /// The designated initialiser; `beforeBatch` lets tests hold a batch to observe group commit.
+    /// The designated initialiser; `beforeBatch` lets tests hold a batch to observe group commit,
+    /// `beforeSync` the log's sync, `beforeRecordedTransaction` the transaction of a journaled batch.
     init(
         directory: String, historyLimit: Int, beforeBatch: (@Sendable (Int) -> Void)?,
-        beforeSync: (@Sendable (Int) -> Void)? = nil, logger: Logger = Logger(label: "deeplinker.store")
+        beforeSync: (@Sendable (Int) -> Void)? = nil, beforeRecordedTransaction: (@Sendable () -> Void)? = nil,
+        logger: Logger = Logger(label: "deeplinker.store")
     ) throws {
         try Self.prepareDirectory(directory)
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
@@ -50,13 +57,44 @@ public final class SQLiteInvocationStore: InvocationStore {
         let limit = self.historyLimit
         let log = WriteAheadLog(databasePath: path, logger: logger)
         self.log = log
+        let (journal, replayed) = try Self.openJournal(databasePath: path, pool: pool, state: state, log: log, logger: logger)
+        self.journal = journal
+        replayedAtOpen = replayed
         syncer = LogSyncer(beforeSync: beforeSync) { try log.sync() }
-        committer = GroupCommitter(beforeBatch: beforeBatch, syncer: syncer) { batch in
-            Self.commit(batch, pool: pool, state: state, historyLimit: limit).map { result in
+        committer = GroupCommitter(
+            beforeBatch: beforeBatch, syncer: syncer, journal: journal, beforeRecordedTransaction: beforeRecordedTransaction
+        ) { batch, journaled in
+            Self.commit(batch, pool: pool, state: state, historyLimit: limit, journaled: journaled).map { result in
                 result.mapError { StoreError.writeFailed(path: path, reason: Self.describe($0)) }
             }
         }
         if creates { try Self.syncDirectory(directory) }
+    }
+
+    /// Opens the delivery journal and replays into the database what a crash left only there: a
+    /// transaction whose delivery was sent before SQLite committed it. The replay is synced before
+    /// the journal is emptied.
+    private static func openJournal(
+        databasePath path: String, pool: DatabasePool, state: SQLiteWriteState, log: WriteAheadLog, logger: Logger
+    ) throws -> (DeliveryJournal, replayed: Int) {
+        let journal = try DeliveryJournal(databasePath: path, logger: logger)
+        let records = try journal.readRecords()
+        let replayed: Int
+        do {
+            replayed = try replay(records, pool: pool, state: state)
+            if replayed > 0 {
+                try log.sync()
+                logger.notice("replayed \(replayed) delivery journal record(s) that a crash left out of \(path)")
+            }
+            let applied = try pool.read { db in try appliedJournalSequence(db: db) }
+            journal.continueAfter(max(applied, records.last?.sequence ?? 0))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.cannotOpen(path: journal.path, reason: "replay: " + describe(error))
+        }
+        journal.truncate()
+        return (journal, replayed)
     }
 
     /// Number of write transactions committed since opening (group commit makes it < number of writes).
@@ -76,6 +114,10 @@ public final class SQLiteInvocationStore: InvocationStore {
 
     public func enqueue(_ changes: [StoreChange]) -> PendingCommit {
         committer.submit(changes)
+    }
+
+    public func enqueue(_ changes: [StoreChange], recording: DeliveryRecording) -> PendingCommit {
+        committer.submit(changes, recording: recording)
     }
 
     public func scheduleCommits(on scheduler: @escaping CommitScheduler) {
@@ -109,6 +151,9 @@ public final class SQLiteInvocationStore: InvocationStore {
         }
         try pool.close()
         log.close()
+        // Every record is in the database now.
+        journal.truncate()
+        journal.close()
         if let checkpointError { throw checkpointError }
     }
 
