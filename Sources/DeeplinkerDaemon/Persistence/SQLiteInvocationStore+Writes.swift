@@ -89,17 +89,20 @@ extension SQLiteInvocationStore {
     }
 
     /// Replays the journal's records that a crash left out of the database (those numbered above
-    /// `journal_state.applied`), in one transaction; returns how many there were.
-    static func replay(_ records: [JournalRecord], pool: DatabasePool, state: SQLiteWriteState) throws -> Int {
+    /// `journal_state.applied`), in one transaction; returns how many there were and the highest
+    /// number now applied. With nothing to replay it only reads, on the writer connection that
+    /// start-up uses anyway (no reader is opened, no transaction written).
+    static func replay(_ records: [JournalRecord], pool: DatabasePool, state: SQLiteWriteState) throws -> (replayed: Int, applied: UInt64) {
+        let applied = try pool.writeWithoutTransaction { db in try appliedJournalSequence(db: db) }
+        let missing = records.filter { $0.sequence > applied }
+        guard let last = missing.last else { return (0, applied) }
         try write(pool) { db in
-            let applied = try appliedJournalSequence(db: db)
-            let missing = records.filter { $0.sequence > applied }
             for record in missing {
                 for change in record.changes { try apply(change, db: db, state: state) }
             }
-            if let last = missing.last { try markApplied(last.sequence, db: db) }
-            return missing.count
+            try markApplied(last.sequence, db: db)
         }
+        return (missing.count, last.sequence)
     }
 
     /// Applies one change inside the current transaction.

@@ -81,19 +81,19 @@ public final class SQLiteInvocationStore: InvocationStore {
         let records = try journal.readRecords()
         let replayed: Int
         do {
-            replayed = try replay(records, pool: pool, state: state)
+            let applied: UInt64
+            (replayed, applied) = try replay(records, pool: pool, state: state)
             if replayed > 0 {
                 try log.sync()
                 logger.notice("replayed \(replayed) delivery journal record(s) that a crash left out of \(path)")
             }
-            let applied = try pool.read { db in try appliedJournalSequence(db: db) }
             journal.continueAfter(max(applied, records.last?.sequence ?? 0))
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError.cannotOpen(path: journal.path, reason: "replay: " + describe(error))
         }
-        journal.truncate()
+        if journal.byteCount > 0 { journal.truncate() }
         return (journal, replayed)
     }
 
