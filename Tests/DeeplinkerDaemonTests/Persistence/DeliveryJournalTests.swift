@@ -99,39 +99,35 @@ import Testing
 
     @Test("a write with a delivery that joins a queued batch is recorded with it at the drain, before the transaction")
     func recordedAtTheDrain() async throws {
-        let directory = try TemporaryDirectory()
-        let seen = Locked<[Bool]>([])
-        let second = Locked<PendingCommit?>(nil)
-        let (store, drains) = try Self.heldStore(directory.path) {
-            seen.mutate { $0.append(second.value?.isWritten ?? false) }
+        try await Self.expectRecordedByTheDrain { store in
+            _ = store.enqueue([.invocation(S.invocation("queued-first"))])
+            return store.enqueue([.invocation(S.invocation("joined", status: .delivering))], recording: .atOnce)
         }
-        let first = store.enqueue([.invocation(S.invocation("queued-first"))])
-        let delivering = store.enqueue([.invocation(S.invocation("joined", status: .delivering))], recording: .atOnce)
-        second.set(delivering)
-        #expect(!delivering.isWritten, "it waits behind a write that is not recorded")
-        try await Self.drainAll(drains)
-        #expect(seen.value == [true], "the whole batch was recorded, and written, before its transaction")
-        #expect(store.journal.recordCount == 1)
-        try await first.wait()
-        try await delivering.wait()
-        drains.set([])
-        try await store.close()
     }
 
     @Test("`.atDrain` (SetAppState's reply goes first): recorded by the drain, not as it is enqueued, still before the transaction")
     func recordedAtTheDrainWhenAsked() async throws {
+        try await Self.expectRecordedByTheDrain { store in
+            store.enqueue([.invocation(S.invocation("after-reply", status: .delivering))], recording: .atDrain)
+        }
+    }
+
+    /// `enqueue` returns a write with a delivery that is not written as it returns; the drain
+    /// records it (one record for the batch) and marks it written before the transaction.
+    static func expectRecordedByTheDrain(_ enqueue: (SQLiteInvocationStore) -> PendingCommit) async throws {
         let directory = try TemporaryDirectory()
         let seen = Locked<[Bool]>([])
         let commit = Locked<PendingCommit?>(nil)
-        let (store, drains) = try Self.heldStore(directory.path) {
+        let (store, drains) = try heldStore(directory.path) {
             seen.mutate { $0.append(commit.value?.isWritten ?? false) }
         }
-        let delivering = store.enqueue([.invocation(S.invocation("after-reply", status: .delivering))], recording: .atDrain)
+        let delivering = enqueue(store)
         commit.set(delivering)
-        #expect(!delivering.isWritten, "nothing runs before the job that enqueued it has finished")
+        #expect(!delivering.isWritten, "nothing runs before the drain")
         #expect(store.journal.recordCount == 0)
-        try await Self.drainAll(drains)
-        #expect(seen.value == [true])
+        try await drainAll(drains)
+        #expect(seen.value == [true], "recorded, and written, before its transaction")
+        #expect(store.journal.recordCount == 1)
         try await delivering.wait()
         drains.set([])
         try await store.close()
