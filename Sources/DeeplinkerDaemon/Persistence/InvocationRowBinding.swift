@@ -16,23 +16,7 @@ enum InvocationRowBinding {
             sqlite3_reset(raw)
             sqlite3_clear_bindings(raw)
         }
-        let route = invocation.route
-        bind(raw, 1, invocation.id)
-        bind(raw, 2, invocation.appID)
-        bind(raw, 3, invocation.source.rawValue)
-        bind(raw, 4, invocation.status.rawValue)
-        bind(raw, 5, invocation.detail)
-        sqlite3_bind_int64(raw, 6, invocation.receivedAt)
-        sqlite3_bind_int64(raw, 7, invocation.updatedAt)
-        bind(raw, 8, route?.target)
-        bind(raw, 9, route?.source.rawValue)
-        bind(raw, 10, route.map { SQLiteInvocationStore.encodeJSON($0.parameters) })
-        bind(raw, 11, invocation.launchKind)
-        bind(raw, 12, invocation.dedupeKey)
-        bind(raw, 13, SQLiteInvocationStore.encodeJSON(invocation.platformData))
-        sqlite3_bind_int64(raw, 14, Int64(invocation.attempts))
-        sqlite3_bind_int64(raw, 15, invocation.redelivery ? 1 : 0)
-        sqlite3_bind_int64(raw, 16, Int64(invocation.revision))
+        forEachColumn(of: invocation, text: { bind(raw, $0, $1) }, integer: { _ = sqlite3_bind_int64(raw, $0, $1) })
         let code = sqlite3_step(raw)
         guard code == SQLITE_DONE else {
             throw DatabaseError(
@@ -40,6 +24,29 @@ enum InvocationRowBinding {
                 sql: statement.sql)
         }
         return Int(sqlite3_changes(db.sqliteConnection))
+    }
+
+    /// The row's values, `?1`…`?16` in ``SQLiteInvocationStore/invocationColumns`` order: the one
+    /// place an invocation is mapped to its columns (the table's row, and the ``JournalRecord``'s).
+    @inline(__always)
+    static func forEachColumn(of invocation: Invocation, text: (Int32, String?) -> Void, integer: (Int32, Int64) -> Void) {
+        let route = invocation.route
+        text(1, invocation.id)
+        text(2, invocation.appID)
+        text(3, invocation.source.rawValue)
+        text(4, invocation.status.rawValue)
+        text(5, invocation.detail)
+        integer(6, invocation.receivedAt)
+        integer(7, invocation.updatedAt)
+        text(8, route?.target)
+        text(9, route?.source.rawValue)
+        text(10, route.map { SQLiteInvocationStore.encodeJSON($0.parameters) })
+        text(11, invocation.launchKind)
+        text(12, invocation.dedupeKey)
+        text(13, SQLiteInvocationStore.encodeJSON(invocation.platformData))
+        integer(14, Int64(invocation.attempts))
+        integer(15, invocation.redelivery ? 1 : 0)
+        integer(16, Int64(invocation.revision))
     }
 
     /// SQLITE_TRANSIENT: SQLite takes its own copy of the text before the bind returns.

@@ -5,9 +5,10 @@ import GRDB
 /// binary form that is checked when read back.
 ///
 /// On disk: `[UInt32 payload length][UInt64 FNV-1a of the payload][payload]`, little-endian; the
-/// payload is `[UInt64 sequence][UInt32 change count]` and each change as a tag and its values.
-/// Only the changes the engine makes are written (``StoreChange/invocation(_:)`` as its 16 row
-/// columns, ``StoreChange/appState(_:)``); a batch with any other change is not journaled.
+/// payload is `[UInt64 sequence][UInt32 change count]` and each change as a tag and its values,
+/// each value typed (null, text, integer). Only the changes the engine makes are written
+/// (``StoreChange/invocation(_:)`` as its 16 row columns, ``StoreChange/appState(_:)``); a batch
+/// with any other change is not journaled.
 struct JournalRecord: Equatable {
     /// Increases by one per record over the life of the database (``DeliveryJournal``).
     var sequence: UInt64
@@ -21,6 +22,13 @@ struct JournalRecord: Equatable {
         case appState = 2
     }
 
+    /// How each value is written: its kind first, so a reader needs no column types.
+    private enum ValueTag: UInt8 {
+        case null = 0
+        case text = 1
+        case integer = 2
+    }
+
     /// The record's bytes, or nil when a change has no journal form.
     func encoded() -> [UInt8]? {
         var out = Writer()
@@ -32,13 +40,13 @@ struct JournalRecord: Equatable {
             switch change {
             case .invocation(let invocation):
                 out.bytes.append(Tag.invocation.rawValue)
-                Self.write(invocation, to: &out)
+                InvocationRowBinding.forEachColumn(of: invocation, text: { out.text($1) }, integer: { out.integer($1) })
             case .appState(let record):
                 out.bytes.append(Tag.appState.rawValue)
                 out.text(record.appID)
                 out.text(record.state.rawValue)
                 out.text(record.owner)
-                out.i64(record.updatedAt)
+                out.integer(record.updatedAt)
             case .shortcuts, .notificationPosted, .notificationClosed, .domainCheck:
                 return nil
             }
@@ -50,28 +58,6 @@ struct JournalRecord: Equatable {
             raw.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt64.self)
         }
         return out.bytes
-    }
-
-    /// The invocation's columns in ``SQLiteInvocationStore/invocationColumns`` order, as
-    /// ``InvocationRowBinding`` binds them, so a replay stores the same row.
-    private static func write(_ invocation: Invocation, to out: inout Writer) {
-        let route = invocation.route
-        out.text(invocation.id)
-        out.text(invocation.appID)
-        out.text(invocation.source.rawValue)
-        out.text(invocation.status.rawValue)
-        out.text(invocation.detail)
-        out.i64(invocation.receivedAt)
-        out.i64(invocation.updatedAt)
-        out.text(route?.target)
-        out.text(route?.source.rawValue)
-        out.text(route.map { SQLiteInvocationStore.encodeJSON($0.parameters) })
-        out.text(invocation.launchKind)
-        out.text(invocation.dedupeKey)
-        out.text(SQLiteInvocationStore.encodeJSON(invocation.platformData))
-        out.i64(Int64(invocation.attempts))
-        out.i64(invocation.redelivery ? 1 : 0)
-        out.i64(Int64(invocation.revision))
     }
 
     /// Reads the records at the start of `bytes`, in order, up to the first one that is cut short
@@ -101,15 +87,13 @@ struct JournalRecord: Equatable {
             switch Tag(rawValue: try input.byte()) {
             case .invocation:
                 var columns: [String: (any DatabaseValueConvertible)?] = [:]
-                for column in invocationColumnNames {
-                    columns[column] = integerColumns.contains(column) ? try input.i64() : try input.text()
-                }
+                for column in invocationColumnNames { columns[column] = try input.value() }
                 changes.append(.invocation(try SQLiteInvocationStore.invocation(from: Row(columns))))
             case .appState:
                 let appID = try input.text() ?? ""
                 guard let state = AppState(rawValue: try input.text() ?? "") else { throw Reader.Bad() }
                 let owner = try input.text()
-                changes.append(.appState(AppStateRecord(appID: appID, state: state, owner: owner, updatedAt: try input.i64())))
+                changes.append(.appState(AppStateRecord(appID: appID, state: state, owner: owner, updatedAt: try input.integer())))
             case nil:
                 throw Reader.Bad()
             }
@@ -120,7 +104,6 @@ struct JournalRecord: Equatable {
 
     private static let invocationColumnNames = SQLiteInvocationStore.invocationColumns
         .split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-    private static let integerColumns: Set<String> = ["received_at", "updated_at", "attempts", "redelivery", "revision"]
 
     /// FNV-1a, 64 bits: enough to tell a torn or stale tail from a record (nothing adversarial
     /// writes the state directory).
@@ -147,17 +130,19 @@ struct JournalRecord: Equatable {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
 
-        mutating func i64(_ value: Int64) {
+        /// The integer tag, then the value.
+        mutating func integer(_ value: Int64) {
+            bytes.append(ValueTag.integer.rawValue)
             u64(UInt64(bitPattern: value))
         }
 
-        /// A presence byte, then the UTF-8 length and bytes.
+        /// The null tag, or the text tag, then the UTF-8 length and bytes.
         mutating func text(_ value: String?) {
             guard var value else {
-                bytes.append(0)
+                bytes.append(ValueTag.null.rawValue)
                 return
             }
-            bytes.append(1)
+            bytes.append(ValueTag.text.rawValue)
             value.withUTF8 { utf8 in
                 u32(UInt32(utf8.count))
                 bytes.append(contentsOf: utf8)
@@ -196,16 +181,25 @@ struct JournalRecord: Equatable {
             try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
         }
 
-        mutating func i64() throws -> Int64 {
-            Int64(bitPattern: try u64())
+        /// A value as written: nil, a `String` or an `Int64`.
+        mutating func value() throws -> (any DatabaseValueConvertible)? {
+            switch ValueTag(rawValue: try byte()) {
+            case .null: return nil
+            case .text: return String(decoding: try take(Int(try u32())), as: UTF8.self)
+            case .integer: return Int64(bitPattern: try u64())
+            case nil: throw Bad()
+            }
         }
 
         mutating func text() throws -> String? {
-            switch try byte() {
-            case 0: return nil
-            case 1: return String(decoding: try take(Int(try u32())), as: UTF8.self)
-            default: throw Bad()
-            }
+            let value = try value()
+            guard value == nil || value is String else { throw Bad() }
+            return value as? String
+        }
+
+        mutating func integer() throws -> Int64 {
+            guard let value = try value() as? Int64 else { throw Bad() }
+            return value
         }
     }
 }
