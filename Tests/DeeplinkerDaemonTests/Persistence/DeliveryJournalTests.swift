@@ -133,6 +133,25 @@ import Testing
         try await store.close()
     }
 
+    @Test("a record that cannot be written is logged, and that delivery waits for its transaction")
+    func unwritableRecordFallsBack() async throws {
+        let directory = try TemporaryDirectory()
+        let log = CapturedLog()
+        let store = try SQLiteInvocationStore(directory: directory.path, logger: log.logger())
+        let drains = Locked<[@Sendable () -> Void]>([])
+        store.scheduleCommits { drain in drains.mutate { $0.append(drain) } }
+        store.journal.close()  // every write now fails (EBADF)
+        let delivering = store.enqueue([.invocation(S.invocation("no-record", status: .delivering))], recording: .atOnce)
+        #expect(!delivering.isWritten, "not recorded: it is not written before its transaction")
+        #expect(log.messages(at: .warning).contains { $0.contains("this delivery waits for its transaction") })
+        try await Self.drainAll(drains)
+        #expect(delivering.isWritten)
+        try await delivering.wait()
+        #expect(try await store.invocation(id: "no-record")?.status == .delivering)
+        drains.set([])
+        try await store.close()
+    }
+
     @Test("a store set aside as corrupt takes its journal with it")
     func quarantineMovesTheJournal() throws {
         let directory = try TemporaryDirectory()
