@@ -27,8 +27,10 @@ import Testing
 /// them durable), which no real power cut does. The replies the daemon sent before it died still
 /// arrive and count as acknowledged: it sent them only after their sync.
 ///
-/// `DEEPLINKER_POWER_CUTS` sets the number of cuts (20 by default, the CI run) and
-/// `DEEPLINKER_POWER_CUT_SEED` repeats a run's cut points (each run prints its seed).
+/// `DEEPLINKER_POWER_CUTS` sets the number of cuts (20 by default, the CI run; up to about 100,
+/// as history keeps 10,000 rows and every acknowledged id is looked up; `scripts/soak
+/// --power-cuts N` for long runs) and `DEEPLINKER_POWER_CUT_SEED` repeats a run's cut points
+/// (each run prints its seed).
 @Suite(
     "Faults: power cuts under load", .serialized,
     .enabled(if: FaultyFileSystem.isAvailable, "\(FaultyFileSystem.unavailableReason)"))
