@@ -8,8 +8,7 @@ import Testing
 /// (SPEC §10): pages served over HTTPS on loopback, verdicts set with `SetDomainVerification`, an
 /// active stand-in app receiving what the browser hands over.
 @Suite(
-    .serialized, .enabled(if: !BrowserDriver.available.isEmpty, "\(BrowserDriver.unavailableReason)"),
-    .enabled(if: LinkVerification.isInDaemon, "\(LinkVerification.missingReason)"))
+    .serialized, .enabled(if: !BrowserDriver.available.isEmpty, "\(BrowserDriver.unavailableReason)"))
 struct BrowserEndToEndTests {
     static let app = "com.bestrecipes.App"
     static let routeFiles = [

@@ -210,7 +210,7 @@ import Testing
 }
 
 /// `deeplinker native-host` against a real daemon whose verdicts the test sets.
-@Suite(.enabled(if: LinkVerification.isInDaemon, "\(LinkVerification.missingReason)"))
+@Suite
 struct NativeHostDaemonTests {
     static let app = BrowserEndToEndTests.app
 

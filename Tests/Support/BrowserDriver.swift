@@ -155,14 +155,3 @@ public final class BrowserDriver: Sendable {
 
     deinit { process.stop() }
 }
-
-/// Whether the daemon built here has the verification methods the browser tests set verdicts
-/// with (`GetLinkClaims`, `SetDomainVerification`): its introspection XML names them.
-public enum LinkVerification {
-    public static var isInDaemon: Bool {
-        guard let xml = try? TestFiles.read(TestFiles.repository("Config/org.deeplinker.Deeplinker1.xml")) else { return false }
-        return xml.contains("\"GetLinkClaims\"") && xml.contains("\"SetDomainVerification\"")
-    }
-
-    public static let missingReason = "the daemon has no GetLinkClaims / SetDomainVerification yet"
-}

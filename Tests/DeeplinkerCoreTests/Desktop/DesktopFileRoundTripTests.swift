@@ -1,4 +1,5 @@
 import DeeplinkerCore
+import DeeplinkerTestSupport
 import Testing
 
 /// Property tests: any text that parses renders back byte for byte, and edits of one key leave

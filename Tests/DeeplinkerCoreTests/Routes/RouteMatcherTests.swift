@@ -1,4 +1,5 @@
 import Testing
+import DeeplinkerTestSupport
 @testable import DeeplinkerCore
 
 /// Structural matching and the match order (SPEC §5), and the trie agreeing with a linear scan.

@@ -32,13 +32,18 @@ enum FileSystemFault: String, Sendable, CustomStringConvertible {
     }
 }
 
-/// A real file system mounted on a directory for one test, that fails on demand: a FUSE
-/// pass-through (python3-fusepy, one process) to a backing directory. While a fault is set, the
-/// kernel returns its errno to every `write`, `fsync`, `ftruncate`, create, rename, unlink, chmod
-/// made below the mount, so SQLite and the store see the kernel's own failing system calls (no
-/// mock, nothing inside the daemon changed). Reads and opens still work, as on a failing disk whose
-/// pages are cached. SQLite's `-shm` file (its shared-memory index, mapped into memory and never
-/// synced) is left alone.
+/// A real file system mounted on a directory for one test, that fails or loses writes on demand: a
+/// FUSE pass-through (`scripts/faulty-fs`, python3-fusepy, one process; `scripts/soak --power-cuts`
+/// runs the same file) to a backing directory.
+///
+/// Faults: while one is set, the kernel returns its errno to every `write`, `fsync`, `ftruncate`,
+/// create, rename, unlink, chmod made below the mount, so SQLite and the store see the kernel's own
+/// failing system calls (no mock, nothing inside the daemon changed). Reads and opens still work,
+/// as on a failing disk whose pages are cached. SQLite's `-shm` file is left alone.
+///
+/// Power cuts (`powerCut: true`, the LazyFS model): every write stays in the server's own cache
+/// until its file is `fsync`ed or `fdatasync`ed; ``cut()`` drops everything not yet synced, which
+/// is what losing power does to the page cache. Creates, renames and unlinks go straight through.
 ///
 /// Why not the kernel's own read-only remount: `mount -o remount,ro` is refused (`EBUSY`) while a
 /// file on the file system is open for writing, which the daemon's database always is; and a
@@ -46,12 +51,15 @@ enum FileSystemFault: String, Sendable, CustomStringConvertible {
 /// made writable again until those files are closed. Why not the block layer: this kernel has no
 /// device-mapper (`dm-error`, `dm-flakey`) and no fault injection.
 ///
-/// Needs root (mounting), `/dev/fuse` and python3-fusepy; tests check ``isAvailable`` and are
-/// skipped with ``unavailableReason`` otherwise.
+/// Needs root (mounting), `/dev/fuse` and python3-fusepy (`scripts/setup` installs it); tests
+/// check ``isAvailable`` and are skipped with ``unavailableReason`` otherwise.
 final class FaultyFileSystem: Sendable {
     let mountPoint: String
     let backing: String
     private let server: TestProcess
+
+    /// The FUSE server (see its usage text for the commands on stdin).
+    static let script = TestFiles.repository("scripts/faulty-fs")
 
     static let unavailableReason =
         "FUSE is unavailable here (needs /dev/fuse, python3-fusepy and the right to mount)"
@@ -64,12 +72,13 @@ final class FaultyFileSystem: Sendable {
     }()
 
     /// Mounts the pass-through of `backing` (which must exist) on `mountPoint` (which must exist)
-    /// and returns once the kernel has it mounted.
-    init(backing: String, mountPoint: String) async throws {
+    /// and returns once the kernel has it mounted. With `powerCut`, unsynced writes stay in the
+    /// server's cache until ``cut()`` drops them.
+    init(backing: String, mountPoint: String, powerCut: Bool = false) async throws {
         self.backing = backing
         self.mountPoint = mountPoint
         server = try TestProcess(
-            executable: "/usr/bin/python3", arguments: ["-c", Self.script, backing, mountPoint],
+            executable: "/usr/bin/python3", arguments: [Self.script] + (powerCut ? ["--power-cut"] : []) + [backing, mountPoint],
             environment: ProcessInfo.processInfo.environment)
         do {
             try await server.waitForLine(containing: "mounted")
@@ -86,6 +95,26 @@ final class FaultyFileSystem: Sendable {
         try await server.waitForLine(containing: "fault \(fault.rawValue)")
     }
 
+    /// What a cut dropped: how many files had unsynced data and how many bytes (whole pages).
+    struct Cut: Sendable, CustomStringConvertible {
+        let files: Int
+        let bytes: Int
+        var description: String { "\(files) files, \(bytes) bytes unsynced" }
+    }
+
+    /// The power cut: drops every write not yet synced (the `-shm` index is written back instead,
+    /// see `scripts/faulty-fs`); returns once done. Stop the writers first (SIGKILL and reap), so
+    /// that nothing lands after the cut.
+    @discardableResult
+    func cut() async throws -> Cut {
+        server.send("cut")
+        let line = try await server.waitForLine(containing: "cut ")
+        func number(_ key: String) -> Int {
+            line.split(separator: " ").first { $0.hasPrefix(key + "=") }.flatMap { Int($0.dropFirst(key.count + 1)) } ?? -1
+        }
+        return Cut(files: number("files"), bytes: number("bytes"))
+    }
+
     /// Detaches the mount and ends the server. Stop whatever has files open below it first (the
     /// daemon): their later calls would fail with `ENOTCONN`.
     func unmount() {
@@ -98,67 +127,4 @@ final class FaultyFileSystem: Sendable {
         let message: String
         var description: String { message }
     }
-
-    /// The FUSE server: argv backing mountpoint; stdin takes `ok`, `eio`, `erofs` or `eio-sync` (only syncs fail) and answers
-    /// `fault <word>` once set; prints `mounted` when the kernel has mounted it.
-    static let script = """
-        import errno, os, sys, threading
-        from fusepy import FUSE, FuseOSError, Operations
-
-        backing, mountpoint = sys.argv[1], sys.argv[2]
-        FAULTS = {"ok": 0, "eio": errno.EIO, "erofs": errno.EROFS, "eio-sync": errno.EIO}
-        fault = [0]
-        sync_only = [False]
-
-        def check(path, sync=False):
-            if fault[0] and not path.endswith("-shm") and (sync or not sync_only[0]):
-                raise FuseOSError(fault[0])
-
-        def control():
-            for line in sys.stdin:
-                word = line.strip()
-                fault[0] = FAULTS[word]
-                sync_only[0] = word.endswith("-sync")
-                print("fault", word, flush=True)
-
-        class PassThrough(Operations):
-            def _p(self, path): return backing + path
-            def init(self, path):
-                threading.Thread(target=control, daemon=True).start()
-                print("mounted", flush=True)
-            def access(self, path, mode):
-                if not os.access(self._p(path), mode): raise FuseOSError(errno.EACCES)
-            def getattr(self, path, fh=None):
-                st = os.lstat(self._p(path))
-                return {k: getattr(st, k) for k in ("st_atime", "st_ctime", "st_gid", "st_mode", "st_mtime", "st_nlink", "st_size", "st_uid")}
-            def statfs(self, path):
-                s = os.statvfs(self._p(path))
-                return {k: getattr(s, k) for k in ("f_bavail", "f_bfree", "f_blocks", "f_bsize", "f_favail", "f_ffree", "f_files", "f_flag", "f_frsize", "f_namemax")}
-            def readdir(self, path, fh): return [".", ".."] + os.listdir(self._p(path))
-            def open(self, path, flags): return os.open(self._p(path), flags)
-            def read(self, path, size, offset, fh): return os.pread(fh, size, offset)
-            def release(self, path, fh): os.close(fh)
-            def flush(self, path, fh): return 0
-            def utimens(self, path, times=None): os.utime(self._p(path), times)
-            def create(self, path, mode, fi=None):
-                check(path); return os.open(self._p(path), os.O_RDWR | os.O_CREAT, mode)
-            def write(self, path, data, offset, fh):
-                check(path); return os.pwrite(fh, data, offset)
-            def fsync(self, path, datasync, fh):
-                check(path, sync=True)
-                if datasync: os.fdatasync(fh)
-                else: os.fsync(fh)
-            def truncate(self, path, length, fh=None):
-                check(path)
-                if fh is not None: os.ftruncate(fh, length)
-                else: os.truncate(self._p(path), length)
-            def chmod(self, path, mode): check(path); os.chmod(self._p(path), mode)
-            def chown(self, path, uid, gid): check(path); os.chown(self._p(path), uid, gid)
-            def mkdir(self, path, mode): check(path); os.mkdir(self._p(path), mode)
-            def rmdir(self, path): check(path); os.rmdir(self._p(path))
-            def unlink(self, path): check(path); os.unlink(self._p(path))
-            def rename(self, old, new): check(old); os.rename(self._p(old), self._p(new))
-
-        FUSE(PassThrough(), mountpoint, foreground=True, nothreads=False)
-        """
 }

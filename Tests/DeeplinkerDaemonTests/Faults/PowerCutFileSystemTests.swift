@@ -1,0 +1,48 @@
+import DeeplinkerTestSupport
+import Foundation
+import Testing
+
+/// The power-cut mode of ``FaultyFileSystem`` itself (`scripts/faulty-fs --power-cut`), which the
+/// power-cut tests rely on: unsynced writes and truncations are seen through the mount but not on
+/// the backing disk, a cut drops them, a sync keeps them, and the `-shm` index is written back.
+@Suite(
+    "Faults: the power-cut file system", .serialized,
+    .enabled(if: FaultyFileSystem.isAvailable, "\(FaultyFileSystem.unavailableReason)"))
+struct PowerCutFileSystemTests {
+    @Test("unsynced writes and truncations are visible, then dropped by a cut; synced ones stay; -shm is written back")
+    func cutDropsOnlyUnsyncedData() async throws {
+        let directory = try TemporaryDirectory()
+        let backing = directory.appending("backing")
+        let mount = directory.appending("mount")
+        for path in [backing, mount] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        let fs = try await FaultyFileSystem(backing: backing, mountPoint: mount, powerCut: true)
+        defer { fs.unmount() }
+        func read(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+        let synced = Data((0..<6_000).map { UInt8($0 % 251) })
+
+        // A file synced once, then shortened and overwritten without a sync.
+        #expect(FileManager.default.createFile(atPath: mount + "/kept", contents: nil))
+        let kept = try #require(FileHandle(forUpdatingAtPath: mount + "/kept"))
+        try kept.write(contentsOf: synced)
+        try kept.synchronize()
+        try kept.truncate(atOffset: 100)
+        try kept.write(contentsOf: Data("after".utf8))
+        try kept.close()
+        #expect(try read(mount + "/kept") == synced.prefix(100) + Data("after".utf8), "the mount shows the unsynced state")
+        #expect(try read(backing + "/kept") == synced, "the disk has only what was synced")
+
+        // Never synced: a data file and SQLite's shared-memory index.
+        for name in ["lost", "db-shm"] {
+            #expect(FileManager.default.createFile(atPath: "\(mount)/\(name)", contents: nil))
+            let handle = try #require(FileHandle(forWritingAtPath: "\(mount)/\(name)"))
+            try handle.write(contentsOf: Data(name.utf8))
+            try handle.close()
+        }
+
+        let cut = try await fs.cut()
+        #expect(cut.files == 3, "\(cut)")
+        #expect(try read(mount + "/kept") == synced, "a cut undoes the unsynced truncation and write")
+        #expect(try read(mount + "/lost").isEmpty, "a file never synced keeps only its creation")
+        #expect(try read(mount + "/db-shm") == Data("db-shm".utf8), "the index is written back, not dropped")
+    }
+}
