@@ -1,4 +1,5 @@
 import ArgumentParser
+import DBusKit
 import DeeplinkerClient
 
 /// `deeplinker history [ID] [--limit N]`: invocations, newest first.
@@ -8,7 +9,7 @@ struct HistoryCommand: AsyncParsableCommand {
         discussion: """
             EXAMPLES:
               deeplinker history
-              deeplinker history com.bestrecipes.App --limit 5 --json
+              deeplinker history com.bestrecipes.App --limit 5 --json   (each entry with its detail)
             """)
 
     @Argument(help: "Only this app (default: all apps).") var appID: String?
@@ -16,8 +17,22 @@ struct HistoryCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let rows = try await DaemonSession.run(options) { try await $0.history(appID: appID ?? "", limit: limit) }
-        if options.json { return Output.json(rows) }
+        let json = options.json
+        let rows = try await DaemonSession.run(options) { (proxy: DeeplinkerProxy) async throws -> [HistoryEntry] in
+            var rows = try await proxy.history(appID: appID ?? "", limit: limit)
+            guard json else { return rows }
+            // Each entry's detail comes from GetInvocation (GetHistory's rows do not carry it);
+            // one trimmed meanwhile has none.
+            for index in rows.indices {
+                do {
+                    rows[index].detail = try await proxy.invocation(id: rows[index].invocationID).detail
+                } catch let error as DBusError where error.deeplinkerErrorName == "UnknownInvocation" {
+                    rows[index].detail = ""
+                }
+            }
+            return rows
+        }
+        if json { return Output.json(rows) }
         if rows.isEmpty { return Output.line("no invocations") }
         let appWidth = rows.map(\.appID.count).max() ?? 0
         let targetWidth = rows.map { max($0.target.count, 1) }.max() ?? 0

@@ -142,6 +142,7 @@ extension DaemonCore {
         case .refused(let why): logger.warning("\(what) failed: the app refused (\(why))")
         case .timedOut: logger.warning("\(what) failed: no acknowledgement within \(attempt.timeout)")
         case .noOwner: logger.notice("\(what) found no owner of \(attempt.invocation.appID); it waits for the app")
+        case .undeliverable(let why): logger.warning("\(what) failed at once: \(why)")
         }
     }
 }
