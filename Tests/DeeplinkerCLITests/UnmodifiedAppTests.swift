@@ -147,6 +147,12 @@ import DeeplinkerTestSupport
                 try await f.spawnDaemonProcess(environment: environment)
                 let windows = try WindowList(x)
                 defer { windows.stop() }
+                // Every call of org.freedesktop.Application on the bus, in bus order.
+                let monitor = try TestProcess(
+                    executable: "/usr/bin/dbus-monitor", arguments: ["--address", f.bus.address, "interface='org.freedesktop.Application'"],
+                    environment: f.clientEnvironment())
+                defer { monitor.stop() }
+                try await monitor.waitForLine(containing: "member=NameLost")
 
                 // Not running: the link starts Mousepad from its desktop entry (Exec=mousepad %U,
                 // without the link's URL) and the route arrives by Open.
@@ -161,8 +167,12 @@ import DeeplinkerTestSupport
                 let third = try await Self.open(f, "notes://open/todo")
                 #expect(third != second)
                 try await f.waitStatus(third, "delivered")
-                let titles = try await windows.titles()
-                #expect(!titles.contains { $0.contains("notes:") }, "the link's URL never reached Mousepad's command line: \(titles)")
+                // Never raised with Activate first (an editor opens an empty document for it): the
+                // three Opens are the only calls it got.
+                try await monitor.stdoutLines.wait(count: 3, where: { $0.contains("member=Open") })
+                #expect(monitor.stdoutLines.count { $0.contains("member=Activate") } == 0, "\(monitor.stdout)")
+                // Launched from its desktop entry with %U dropped: the link's URL is not on its command line.
+                #expect(try await windows.commandLine(ofWindowNamed: "todo\\.txt - Mousepad") == ["mousepad"])
                 let proxy = try f.proxy()
                 defer { proxy.connection.close() }
                 let history = try await proxy.history(appID: Self.mousepad)
@@ -234,6 +244,15 @@ struct WindowList: Sendable {
             }
             _ = try await spy.stdoutLines.next(timeout: .seconds(30))
         }
+    }
+
+    /// The command line of the process that shows the window whose title matches `pattern` (its `_NET_WM_PID`).
+    func commandLine(ofWindowNamed pattern: String) async throws -> [String] {
+        let result = try await TestProcess.run(
+            "/usr/bin/xdotool", ["search", "--onlyvisible", "--name", pattern, "getwindowpid", "%1"], environment: x.environment())
+        let pid = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let data = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Waits until a mapped window's title matches `pattern` (a title can change without a new
