@@ -96,6 +96,7 @@ extension DaemonCore {
                 launcher.raise(summons)
             case .appStateChanged(let record):
                 logger.info("\(record.appID) is \(record.state.rawValue)\(record.owner.map { " (\($0))" } ?? "")")
+                if let owner = record.owner { deliverer.ownerAppeared(appID: record.appID, owner: owner, policy: engine.policy(for: record.appID)) }
             }
         }
     }

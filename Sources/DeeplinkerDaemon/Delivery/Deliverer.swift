@@ -7,7 +7,19 @@ import DeeplinkerProtocol
 struct Deliverer: Sendable {
     let connection: DBusConnection
     /// What each app's owner lists in `DescribeAll`, shared by every copy of the deliverer.
-    let actionDescriptions = ActionDescriptions()
+    let actionDescriptions: ActionDescriptions
+
+    init(connection: DBusConnection) {
+        self.connection = connection
+        actionDescriptions = ActionDescriptions(connection: connection)
+    }
+
+    /// An `activate-action` app's name has a new owner: its actions are read now, so its first
+    /// route goes out without waiting for them.
+    func ownerAppeared(appID: String, owner: String, policy: AppPolicy?) {
+        guard case .activateAction? = policy?.delivery else { return }
+        actionDescriptions.prefetch(appID: appID, owner: owner, timeout: policy?.deliveryTimeout ?? .seconds(5))
+    }
 
     /// Runs on the caller's executor, so the core (on the bus loop) delivers without a thread hop.
     nonisolated(nonsending) func deliver(_ attempt: DeliveryAttempt) async -> DeliveryOutcome {
@@ -73,35 +85,13 @@ struct Deliverer: Sendable {
             inFlight.finish(.noOwner)
             return inFlight
         }
-        let appID = attempt.invocation.appID
-        if let actions = actionDescriptions.known(appID: appID, owner: destination) {
-            sendActivateAction(attempt, route: route, destination: destination, actions: actions, to: inFlight)
-            return inFlight
-        }
-        let describe: DBusMessage
-        do {
-            describe = try ActionDescriptions.describeCall(appID: appID, owner: destination)
-        } catch {
-            inFlight.finish(.refused(error.name))
-            return inFlight
-        }
-        connection.startCall(describe, timeout: attempt.timeout) { [self] reply in
-            let actions: ActionDescriptions.Actions
-            switch reply {
-            case .success(let message):
-                actions = (try? message.arguments()).flatMap(ActionDescriptions.parse)
-            case .failure(let error):
-                switch Self.outcome(of: .failure(error)) {
-                case .timedOut, .noOwner:
-                    // A hung or vanished owner would not take the route either; nothing is learnt.
-                    return inFlight.finish(Self.outcome(of: .failure(error)))
-                default:
-                    // UnknownMethod and the like: an app written for Deeplinker, which takes a{ss}.
-                    actions = nil
-                }
+        actionDescriptions.withActions(appID: attempt.invocation.appID, owner: destination, timeout: attempt.timeout) { [self] lookup in
+            switch lookup {
+            case .actions(let actions):
+                sendActivateAction(attempt, route: route, destination: destination, actions: actions, to: inFlight)
+            case .unreachable(let outcome):
+                inFlight.finish(outcome)
             }
-            actionDescriptions.remember(appID: appID, owner: destination, actions: actions)
-            sendActivateAction(attempt, route: route, destination: destination, actions: actions, to: inFlight)
         }
         return inFlight
     }
