@@ -88,7 +88,7 @@ final class ActionDescriptions: Sendable {
         let message: DBusMessage
         do {
             message = try DBusMessage.methodCall(
-                destination: owner, path: DeeplinkerBus.objectPath(forAppID: appID), interface: "org.gtk.Actions",
+                destination: owner, path: DeeplinkerBus.objectPath(forAppID: appID), interface: DeeplinkerBus.actionsInterface,
                 member: "DescribeAll", arguments: [], noAutoStart: true)
         } catch {
             forget(appID: appID, read: read)

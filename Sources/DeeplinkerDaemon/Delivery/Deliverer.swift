@@ -26,7 +26,7 @@ struct Deliverer: Sendable {
         guard let route = attempt.invocation.route else { return .refused("no route") }
         switch attempt.mode {
         case .activateAction, .open:
-            return await start(attempt)!.outcome()
+            return await start(attempt)?.outcome() ?? .refused("no route")
         case .signal:
             do {
                 try connection.emitSignal(
