@@ -21,13 +21,20 @@ struct HistoryCommand: AsyncParsableCommand {
         let rows = try await DaemonSession.run(options) { (proxy: DeeplinkerProxy) async throws -> [HistoryEntry] in
             var rows = try await proxy.history(appID: appID ?? "", limit: limit)
             guard json else { return rows }
-            // Each entry's detail comes from GetInvocation (GetHistory's rows do not carry it);
-            // one trimmed meanwhile has none.
-            for index in rows.indices {
-                do {
-                    rows[index].detail = try await proxy.invocation(id: rows[index].invocationID).detail
-                } catch let error as DBusError where error.deeplinkerErrorName == "UnknownInvocation" {
-                    rows[index].detail = ""
+            // Each entry's detail comes from GetInvocation (GetHistory's rows do not carry it),
+            // up to 64 calls in flight on the one connection; one trimmed meanwhile has none.
+            try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                var next = rows.startIndex
+                func startNext() {
+                    guard next < rows.endIndex else { return }
+                    let (index, id) = (next, rows[next].invocationID)
+                    next += 1
+                    group.addTask { (index, try await Self.detail(of: id, proxy)) }
+                }
+                for _ in 0..<64 { startNext() }
+                while let (index, detail) = try await group.next() {
+                    rows[index].detail = detail
+                    startNext()
                 }
             }
             return rows
@@ -39,6 +46,15 @@ struct HistoryCommand: AsyncParsableCommand {
         for row in rows {
             let target = row.target.isEmpty ? "-" : row.target
             Output.line("\(Output.timestamp(row.receivedAtMicroseconds))  \(pad(row.status, 10)) \(pad(row.source, 14)) \(pad(row.appID, appWidth))  \(pad(target, targetWidth))  \(row.invocationID)")
+        }
+    }
+
+    /// The invocation's detail, `""` when the daemon no longer keeps it.
+    private static func detail(of id: String, _ proxy: DeeplinkerProxy) async throws -> String {
+        do {
+            return try await proxy.invocation(id: id).detail
+        } catch where error.deeplinkerErrorName == "UnknownInvocation" {
+            return ""
         }
     }
 
