@@ -111,12 +111,15 @@ import Testing
         }
     }
 
-    @Test func anOpenTableNeedsDeliveryOpen() {
+    @Test func anOpenTableIsCheckedWhateverTheDeliveryButOnlyOpenUsesIt() throws {
+        let config = try RouteFileParser.parse("[targets]\nhome = {}\n[open]\nhome = \"file:///x\"", appID: "a.b", file: "a.toml")
+        #expect(config.openTemplates["home"]?.text == "file:///x")
+        #expect(config.policy.delivery == .activateAction)
         do {
-            _ = try RouteFileParser.parse("[targets]\nhome = {}\n[open]\nhome = \"file:///x\"", appID: "a.b", file: "a.toml")
+            _ = try RouteFileParser.parse("[targets]\nhome = {}\n[open]\nhome = \"x y\"", appID: "a.b", file: "a.toml")
             Issue.record("expected a ConfigError")
         } catch {
-            #expect(error.description == "a.toml:3:1: open: [open] is only used with delivery = \"open\"")
+            #expect(error.description.hasPrefix("a.toml:4:8: open.home: invalid URI template \"x y\""))
         }
     }
 

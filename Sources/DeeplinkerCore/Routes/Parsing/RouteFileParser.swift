@@ -94,10 +94,9 @@ public struct RouteFileParser {
                 config.fallbackTarget = name
             }
         }
+        // Checked whatever the delivery mode (SPEC §5's own example has one beside activate-action);
+        // only delivery = "open" uses it.
         config.openTemplates = try parseOpen(root["open"], at: top.appending("open"), targets: config.targets)
-        if !config.openTemplates.isEmpty, config.delivery != .open {
-            throw fail(top.appending("open"), "[open] is only used with delivery = \"open\"", atKey: true)
-        }
         config.routes = try parseRoutes(root["routes"], at: top.appending("routes"), targets: config.targets)
         config.notifications = try parseNotifications(
             root["notifications"], at: top.appending("notifications"), targets: config.targets)
