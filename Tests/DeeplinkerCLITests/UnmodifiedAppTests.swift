@@ -233,17 +233,29 @@ struct WindowList: Sendable {
         return result.lines
     }
 
-    /// Waits until exactly `count` mapped windows have `named` in their title (each change of the
-    /// client list is one line of the spy).
+    /// Waits until `count` windows the window manager manages have `named` in their title, and
+    /// expects no more. Each change of the client list is one line of the spy (the first is the
+    /// list when it started), read in order; a window is on it once it is managed, titled.
     func wait(named: String, count: Int) async throws {
         while true {
-            let titles = try await titles()
-            if titles.count(where: { $0.contains(named) }) >= count {
-                #expect(titles.count(where: { $0.contains(named) }) == count, "\(titles)")
+            let line = try await spy.stdoutLines.next(timeout: .seconds(30))
+            var titles: [String] = []
+            for id in Self.windowIDs(line) {
+                let result = try await TestProcess.run("/usr/bin/xdotool", ["getwindowname", id], environment: x.environment())
+                titles.append(result.stdout.trimmingCharacters(in: .newlines))
+            }
+            let matching = titles.count(where: { $0.contains(named) })
+            if matching >= count {
+                #expect(matching == count, "\(titles)")
                 return
             }
-            _ = try await spy.stdoutLines.next(timeout: .seconds(30))
         }
+    }
+
+    /// The window ids of one `_NET_CLIENT_LIST(WINDOW): window id # 0x…, 0x…` line.
+    static func windowIDs(_ line: String) -> [String] {
+        guard let hash = line.firstIndex(of: "#") else { return [] }
+        return line[line.index(after: hash)...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("0x") }
     }
 
     /// The command line of the process that shows the window whose title matches `pattern` (its `_NET_WM_PID`).
