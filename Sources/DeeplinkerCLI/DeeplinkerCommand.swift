@@ -27,7 +27,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
         version: DeeplinkerVersion.current,
         subcommands: [
             OpenCommand.self, NotifyCommand.self, ShortcutCommand.self, LaunchCommand.self, ActivityCommand.self,
-            PendingCommand.self, DiscardCommand.self, HistoryCommand.self, MonitorCommand.self, AppsCommand.self,
+            PendingCommand.self, DiscardCommand.self, HistoryCommand.self, ShowCommand.self, MonitorCommand.self, AppsCommand.self,
             StateCommand.self, RouteCommand.self, CheckCommand.self, DesktopEntryCommand.self,
             InstallDesktopCommand.self, SimulateAppCommand.self, PostNotificationCommand.self,
             UninstallDesktopCommand.self,

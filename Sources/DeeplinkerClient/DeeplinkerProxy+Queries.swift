@@ -49,6 +49,12 @@ extension DeeplinkerProxy {
         }
     }
 
+    /// One retained invocation with its `detail` (`GetInvocation`); `UnknownInvocation` when not retained.
+    public func invocation(id: String) async throws(DBusError) -> InvocationDetails {
+        let r = try await call("GetInvocation", [.string(id)], expect: "a{sv}")
+        return InvocationDetails(r[0].variantDictionaryValue ?? [:])
+    }
+
     /// Publishes exactly these of the app's configured shortcuts.
     public func setShortcuts(appID: String, types: [String]) async throws(DBusError) {
         _ = try await call("SetShortcuts", [.string(appID), .strings(types)], expect: "")

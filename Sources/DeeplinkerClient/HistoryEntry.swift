@@ -7,15 +7,22 @@ public struct HistoryEntry: Sendable, Hashable, Codable {
     public var status: String
     /// µs since the epoch.
     public var receivedAtMicroseconds: Int64
+    /// Why it failed, was rejected or expired (`GetInvocation`'s `detail`); nil when not asked for
+    /// (`GetHistory` does not carry it).
+    public var detail: String?
 
     enum CodingKeys: String, CodingKey {
         case invocationID = "invocation_id"
         case appID = "app_id"
-        case source, target, status
+        case source, target, status, detail
         case receivedAtMicroseconds = "received_at_usec"
     }
 
-    public init(invocationID: String, appID: String, source: String, target: String, status: String, receivedAtMicroseconds: Int64) {
+    public init(
+        invocationID: String, appID: String, source: String, target: String, status: String, receivedAtMicroseconds: Int64,
+        detail: String? = nil
+    ) {
+        self.detail = detail
         self.invocationID = invocationID
         self.appID = appID
         self.source = source

@@ -11,6 +11,9 @@ public enum DeeplinkerBus {
     public static let lifecycleInterface = "org.deeplinker.Lifecycle1"
     /// GApplication's interface: routes are delivered through `ActivateAction`, raises are `Activate`.
     public static let applicationInterface = "org.freedesktop.Application"
+    /// GLib's action-group interface at the same path: `DescribeAll` lists each action's parameter
+    /// type, which `activate-action` delivery follows.
+    public static let actionsInterface = "org.gtk.Actions"
     /// Prefix of every error the daemon answers with.
     public static let errorPrefix = "org.deeplinker.Error."
 

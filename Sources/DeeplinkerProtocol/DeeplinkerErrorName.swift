@@ -10,6 +10,7 @@ public enum DeeplinkerErrorName: String, CaseIterable, Sendable {
     case invalidParameter = "InvalidParameter"
     case unknownShortcut = "UnknownShortcut"
     case shortcutUnavailable = "ShortcutUnavailable"
+    case unknownInvocation = "UnknownInvocation"
     case unsupported = "Unsupported"
     case tooLarge = "TooLarge"
     case accessDenied = "AccessDenied"

@@ -37,16 +37,32 @@ struct RouteCommand: AsyncParsableCommand {
                     if !options.json { explainFromFiles(appID: appID, afterAnswer: false) }
                     throw error
                 }
-                if options.json { return Output.json(ResolutionJSON(resolved)) }
+                let opens = openURI(resolved)
+                if options.json { return Output.json(ResolutionJSON(resolved, opens: opens)) }
                 Output.line("URL \(url)")
                 Output.line("app \(resolved.appID)")
                 Output.line("result: \(Output.route(resolved.target, resolved.parameters)) via \(resolved.routePattern) (resolved by the daemon)")
+                switch opens {
+                case .success(let uri): Output.line("opens: \(uri)")
+                case .failure(let refusal): Output.line("opens nothing: \(refusal.detail)")
+                case nil: break
+                }
                 explainFromFiles(appID: resolved.appID, afterAnswer: true)
                 return
             }
             Output.error("the Deeplinker daemon is not running; explaining from the route files")
         }
         try explainOffline()
+    }
+
+    /// For an app the route files give `delivery = "open"`: the URI `Open` would get for the
+    /// daemon's route (the daemon normalised the URL the same way).
+    private func openURI(_ resolved: ResolvedURL) -> Result<String, OpenRefusal>? {
+        let (registry, _, _) = RouteFiles.registry(configDir: options.configDir)
+        guard let config = registry.apps[resolved.appID], let validated = try? ValidatedURL(url) else { return nil }
+        let route = ResolvedRoute(
+            appID: resolved.appID, route: Route(target: resolved.target, parameters: resolved.parameters, source: .url), url: validated.normalized)
+        return config.openURI(for: route)
     }
 
     /// Every route's verdict from the local route files, after the daemon's answer; nothing when
@@ -90,18 +106,28 @@ struct ResolutionJSON: Codable {
     var target: String
     var parameters: [String: String]
     var routePattern: String
+    /// `delivery = "open"`: the URI `Open` would get, or why none.
+    var openURI: String?
+    var openError: String?
 
     enum CodingKeys: String, CodingKey {
         case source, target, parameters
         case appID = "app_id"
         case routePattern = "route_pattern"
+        case openURI = "open_uri"
+        case openError = "open_error"
     }
 
-    init(_ r: ResolvedURL) {
+    init(_ r: ResolvedURL, opens: Result<String, OpenRefusal>?) {
         appID = r.appID
         target = r.target
         parameters = r.parameters
         routePattern = r.routePattern
+        switch opens {
+        case .success(let uri): openURI = uri
+        case .failure(let refusal): openError = refusal.detail
+        case nil: break
+        }
     }
 }
 
@@ -128,9 +154,13 @@ struct ExplanationJSON: Codable {
     var routePattern: String?
     var error: String?
     var message: String?
+    var openURI: String?
+    var openError: String?
 
     enum CodingKeys: String, CodingKey {
         case source, url, segments, candidates, target, parameters, error, message
+        case openURI = "open_uri"
+        case openError = "open_error"
         case appID = "app_id"
         case claimProblem = "claim_problem"
         case routePattern = "route_pattern"
@@ -157,6 +187,11 @@ struct ExplanationJSON: Codable {
         case .failure(let err):
             error = DeeplinkerNames.errorPrefix + err.name
             message = err.message
+        }
+        switch e.openURI {
+        case .success(let uri): openURI = uri
+        case .failure(let refusal): openError = refusal.detail
+        case nil: break
         }
     }
 }

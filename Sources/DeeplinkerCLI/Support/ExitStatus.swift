@@ -13,7 +13,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case usage = 2
     /// The daemon is not running (nobody owns `org.deeplinker.Deeplinker1`), or there is no bus.
     case daemonNotRunning = 3
-    /// `UnknownApp`, `NoApp`, `AmbiguousApp`.
+    /// `UnknownApp`, `NoApp`, `AmbiguousApp`, `UnknownInvocation`.
     case unknownApp = 4
     /// `NoRoute`, `UnknownShortcut`, `ShortcutUnavailable`.
     case noRoute = 5
@@ -47,7 +47,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The status for each error of SPEC §4.
     public static func forDeeplinkerError(_ error: DeeplinkerErrorName) -> ExitStatus {
         switch error {
-        case .unknownApp, .noApp, .ambiguousApp: .unknownApp
+        case .unknownApp, .noApp, .ambiguousApp, .unknownInvocation: .unknownApp
         case .noRoute, .unknownShortcut, .shortcutUnavailable: .noRoute
         case .invalidURL, .invalidPayload, .invalidParameter, .tooLarge, .unsupported: .invalidInput
         case .accessDenied: .accessDenied
@@ -71,7 +71,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
           1  local failure (a file could not be written, xdg-mime failed)
           2  usage error
           3  daemon not running or could not be started (or no session bus)
-          4  unknown app, no app for the URL, or several apps claim it
+          4  unknown app, no app for the URL, several apps claim it, or unknown invocation
           5  no route (also unknown or unpublished shortcut)
           6  invalid input (URL, payload, parameter, too large, unsupported)
           7  access denied

@@ -12,6 +12,8 @@ public enum DeeplinkerError: Error, Sendable, Equatable {
     case invalidParameter(name: String, value: String?, reason: String)
     case unknownShortcut(app: String, type: String)
     case shortcutUnavailable(app: String, type: String)
+    /// `GetInvocation` of an id the daemon does not retain (never seen, or trimmed from history).
+    case unknownInvocation(String)
     case unsupported(String)
     case tooLarge(what: String, size: Int, limit: Int)
     case accessDenied(String)
@@ -36,6 +38,7 @@ public enum DeeplinkerError: Error, Sendable, Equatable {
         case .invalidParameter: .invalidParameter
         case .unknownShortcut: .unknownShortcut
         case .shortcutUnavailable: .shortcutUnavailable
+        case .unknownInvocation: .unknownInvocation
         case .unsupported: .unsupported
         case .tooLarge: .tooLarge
         case .accessDenied: .accessDenied
@@ -59,6 +62,7 @@ public enum DeeplinkerError: Error, Sendable, Equatable {
             if let value { "invalid parameter '\(name)' = '\(value)': \(reason)" } else { "invalid parameter '\(name)': \(reason)" }
         case .unknownShortcut(let app, let type): "app '\(app)' has no shortcut '\(type)'"
         case .shortcutUnavailable(let app, let type): "shortcut '\(type)' of app '\(app)' is not published"
+        case .unknownInvocation(let id): "unknown invocation '\(id)': not retained in the history"
         case .unsupported(let what): "unsupported: \(what)"
         case .tooLarge(let what, let size, let limit): "\(what) is too large: \(size) > \(limit)"
         case .accessDenied(let why): "access denied: \(why)"

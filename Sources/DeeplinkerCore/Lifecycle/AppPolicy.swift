@@ -22,6 +22,9 @@ public struct AppPolicy: Sendable, Hashable {
     public var raise: Bool
     /// What makes the app active: its own reports, owning its name, or the focus of its window.
     public var ready: Readiness
+    /// Each target's declared parameter names, sorted: an action of one basic type takes the
+    /// value of a target that declares exactly one (SPEC §3, Delivery).
+    public var targetParameters: [String: [String]]
 
     public init(
         pendingTTL: Duration? = .seconds(600),
@@ -32,7 +35,8 @@ public struct AppPolicy: Sendable, Hashable {
         restoreLastRoute: Bool = false,
         delivery: DeliveryMode = .activateAction,
         raise: Bool = true,
-        ready: Readiness = .signal
+        ready: Readiness = .signal,
+        targetParameters: [String: [String]] = [:]
     ) {
         self.pendingTTL = pendingTTL
         self.dedupeWindow = dedupeWindow
@@ -43,6 +47,7 @@ public struct AppPolicy: Sendable, Hashable {
         self.delivery = delivery
         self.raise = raise
         self.ready = ready
+        self.targetParameters = targetParameters
     }
 
     /// The SPEC §5 defaults: 10 min TTL, 2 s dedupe window, 5 s timeout, 3 attempts, owner-only, no restore, activate-action, raise, ready by signal.

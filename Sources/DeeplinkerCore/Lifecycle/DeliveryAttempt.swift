@@ -13,6 +13,9 @@ public struct DeliveryAttempt: Sendable, Hashable {
     public var mode: AppPolicy.DeliveryMode
     /// How long to wait before reporting ``DeliveryOutcome/timedOut``.
     public var timeout: Duration
+    /// The parameters the route's target declares (sorted): an action of one basic type takes
+    /// the value of a target that declares exactly one.
+    public var declaredParameters: [String]
 
     public init(
         invocation: Invocation,
@@ -20,7 +23,8 @@ public struct DeliveryAttempt: Sendable, Hashable {
         redelivery: Bool,
         attempt: Int,
         mode: AppPolicy.DeliveryMode,
-        timeout: Duration
+        timeout: Duration,
+        declaredParameters: [String] = []
     ) {
         self.invocation = invocation
         self.destination = destination
@@ -28,5 +32,6 @@ public struct DeliveryAttempt: Sendable, Hashable {
         self.attempt = attempt
         self.mode = mode
         self.timeout = timeout
+        self.declaredParameters = declaredParameters
     }
 }

@@ -9,4 +9,8 @@ public enum DeliveryOutcome: Sendable, Hashable {
     case timedOut
     /// There was no connection to deliver to (the owner vanished); not counted as an attempt.
     case noOwner
+    /// The route cannot be handed over in the app's terms (an action it lacks, a type the route
+    /// cannot fill, no URI to open): the invocation is `failed` at once with this detail, which
+    /// names the action and its type and never a parameter's value.
+    case undeliverable(String)
 }

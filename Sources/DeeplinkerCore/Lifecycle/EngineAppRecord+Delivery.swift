@@ -27,7 +27,8 @@ extension EngineAppRecord {
             redelivery: delivering.redelivery,
             attempt: delivering.attempts,
             mode: policy.delivery,
-            timeout: policy.deliveryTimeout
+            timeout: policy.deliveryTimeout,
+            declaredParameters: delivering.route.flatMap { policy.targetParameters[$0.target] } ?? []
         )
         return [.statusChanged(delivering), .deliver(attempt)]
     }
@@ -95,6 +96,9 @@ extension EngineAppRecord {
         case .noOwner:
             reason = "no owner to deliver to"
             invocation.attempts -= 1
+        case .undeliverable(let why):
+            // Another attempt would meet the same app: fail now, whatever else is waiting.
+            return [.statusChanged(invocation.moved(to: .failed, detail: why, now: now))]
         }
         if let newer = pending {
             return [.statusChanged(invocation.moved(to: .superseded, detail: "superseded by \(newer.id)", now: now))]

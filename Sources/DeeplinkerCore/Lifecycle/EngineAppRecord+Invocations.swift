@@ -34,12 +34,19 @@ extension EngineAppRecord {
     /// launches it once); `.raise` to its owner if it runs but is not active and `raise` is on. A
     /// `ready = "name"` app counts as active whenever it runs, so it is raised then too (before its
     /// route goes out: `Activate`, then `ActivateAction`).
+    ///
+    /// An `open` app is never raised for a route (`Open` presents it; an editor would open an
+    /// empty document for `Activate`) and is launched without the URL (its route arrives by `Open`).
     mutating func summon(_ summons: Summons, policy: AppPolicy, now: Int64) -> [EngineEffect] {
         switch state {
         case .notRunning:
             if let last = launchRequestedAt, now - last < Self.relaunchInterval.engineMicroseconds { return [] }
             launchRequestedAt = now
-            return [.launch(summons)]
+            var launch = summons
+            if policy.delivery.opensURIs { launch.url = nil }
+            return [.launch(launch)]
+        case _ where policy.delivery.opensURIs && summons.invocationID != nil:
+            return []
         case .inactive, .background:
             guard policy.raise, let owner else { return [] }
             var raise = summons

@@ -13,6 +13,9 @@ enum Access: Sendable {
     case ownAppOrAll
     /// `ListApps`: every app for a host process, a sandboxed app only its own.
     case filtered
+    /// `GetInvocation`: a sandboxed app only of its own app id, checked by the handler once the
+    /// invocation (and so its app) is read.
+    case ownInvocation
     /// `Reload`, `SetFocusedApp`, `SetDomainVerification`.
     case hostOnly
     /// `Invoke`: as the method of its source (`url` and `activity` as `OpenURL`, else own app).
@@ -34,7 +37,7 @@ enum Access: Sendable {
         switch self {
         case .everyone: true
         case .bySource: ["url", "activity"].contains(arguments.count > 1 ? arguments[1].stringValue ?? "" : "")
-        case .ownApp, .ownAppOrAll, .filtered, .hostOnly: false
+        case .ownApp, .ownAppOrAll, .filtered, .hostOnly, .ownInvocation: false
         }
     }
 
@@ -48,7 +51,7 @@ enum Access: Sendable {
         switch self {
         case .everyone:
             return .all
-        case .filtered:
+        case .filtered, .ownInvocation:
             return .only(own)
         case .hostOnly:
             throw denied("is for host processes only")

@@ -53,6 +53,10 @@ extension Daemon {
             "Invocations, newest first: (id, app, source, target, status, received at µs); app \"\" = all, limit 0 = all kept.",
             handler: getHistory),
         DaemonMethod(
+            "GetInvocation", In.InvocationID.self, Out.InvocationDetails.self, access: .ownInvocation,
+            "One retained invocation (a{sv}: invocation-id, app-id, source, target, parameters, url, status, received-at, attempts, detail); UnknownInvocation when not retained.",
+            handler: getInvocation),
+        DaemonMethod(
             "SetShortcuts", In.Shortcuts.self, Out.None.self, access: .ownApp,
             "Publishes exactly these configured shortcuts (and rewrites the written desktop entry's actions).",
             handler: setShortcuts),

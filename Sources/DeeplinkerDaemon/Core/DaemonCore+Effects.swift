@@ -96,6 +96,7 @@ extension DaemonCore {
                 launcher.raise(summons)
             case .appStateChanged(let record):
                 logger.info("\(record.appID) is \(record.state.rawValue)\(record.owner.map { " (\($0))" } ?? "")")
+                if let owner = record.owner { deliverer.ownerAppeared(appID: record.appID, owner: owner, policy: engine.policy(for: record.appID)) }
             }
         }
     }
@@ -142,6 +143,7 @@ extension DaemonCore {
         case .refused(let why): logger.warning("\(what) failed: the app refused (\(why))")
         case .timedOut: logger.warning("\(what) failed: no acknowledgement within \(attempt.timeout)")
         case .noOwner: logger.notice("\(what) found no owner of \(attempt.invocation.appID); it waits for the app")
+        case .undeliverable(let why): logger.warning("\(what) failed at once: \(why)")
         }
     }
 }

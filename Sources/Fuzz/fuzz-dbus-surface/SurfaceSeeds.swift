@@ -23,6 +23,7 @@ enum SurfaceSeeds {
             (deeplinker, "SetAppState", [.string(app), .string("active")]),
             (deeplinker, "ListApps", []),
             (deeplinker, "GetHistory", [.string(""), .uint32(5)]),
+            (deeplinker, "GetInvocation", [.string("01a21e8f-573c-7353-ae19-c5f3af74e197")]),
             (deeplinker, "SetShortcuts", [.string(app), .strings(["com.bestrecipes.favorites"])]),
             (deeplinker, "PostNotification", [.string(app), .string("s"), .string("b"), .string(#"{"type":"recipe","id":1}"#)]),
             (deeplinker, "Reload", []),

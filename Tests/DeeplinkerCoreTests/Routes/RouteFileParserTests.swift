@@ -24,7 +24,7 @@ struct RouteFileParserTests {
         #expect(config.restoreLastRoute == false)
         #expect(config.fallbackTarget == nil)
         #expect(config.notifications == NotificationConfig())
-        #expect(config.policy == AppPolicy.default)
+        #expect(config.policy == AppPolicy(targetParameters: ["home": []]))
     }
 
     @Test(arguments: [("auto", LaunchMode.auto), ("dbus", .dbus), ("desktop", .desktop), ("none", .none)])
@@ -219,7 +219,7 @@ struct RouteFileParserTests {
     @Test func reportsTheFirstProblemInFileOrder() {
         // Keys are checked in the order they are written, so the error is the first one written.
         let error = RoutingFixtures.configError("zeta = 1\nalpha = 2")
-        #expect(error?.description == "test.toml:1:1: zeta: unknown key \"zeta\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, pending-ttl, raise, ready, restore-last-route, routes, schemes, shortcuts, targets)")
+        #expect(error?.description == "test.toml:1:1: zeta: unknown key \"zeta\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, open, pending-ttl, raise, ready, restore-last-route, routes, schemes, shortcuts, targets)")
     }
 
     @Test func atMost64ParametersPerTarget() {

@@ -76,6 +76,19 @@ struct SandboxAccessTests {
         }
     }
 
+    @Test("GetInvocation: its own app's invocations with their detail, another app's refused naming both ids")
+    func getInvocation() async throws {
+        try await Self.withSandbox { f, app in
+            let theirs = try await f.openURL(Self.recipes, "bestrecipes://home")
+            let mine = try await f.openURL(Self.own, "deeplinkTutorial://request/r-1", from: app)
+            let fields = try await f.call("GetInvocation", [.string(mine.id)], from: app).first?.variantDictionaryValue
+            #expect(fields?["app-id"] == .string(Self.own) && fields?["status"] == .string("pending") && fields?["detail"] == .string(""))
+            let refused = await Self.error(f, "GetInvocation", [.string(theirs.id)], from: app)
+            #expect(refused?.name == "org.deeplinker.Error.AccessDenied", "\(refused as Any)")
+            #expect(refused?.message.contains(Self.own) == true && refused?.message.contains(Self.recipes) == true, "\(refused as Any)")
+        }
+    }
+
     @Test("a burst of 300 OpenURLs from the sandbox is limited to 100 in a second, and the limit lifts; a host burst is not limited")
     func rateLimit() async throws {
         try await Self.withSandbox { f, app in

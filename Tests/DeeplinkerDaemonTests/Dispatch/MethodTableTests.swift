@@ -44,6 +44,7 @@ struct MethodTableTests {
             Call("SetAppState", [.string(app), .string("active")]),
             Call("ListApps", []),
             Call("GetHistory", [.string(app), .uint32(0)]),
+            Call("GetInvocation", [.string("0f8c2a8e-5c1e-4a53-9d0e-3f7e2b1c9a10")]),
             Call("SetShortcuts", [.string(app), .strings(["com.bestrecipes.search"])]),
             Call("PostNotification", [.string(app), .string("Dinner"), .string("Pie is ready"), .string(#"{"type": "home"}"#)]),
             Call("Reload", []),
@@ -126,7 +127,7 @@ struct MethodTableTests {
     }
 
     @Test("every app-scoped method refuses an unknown app with UnknownApp naming it",
-        arguments: everyMethod("com.example.Unknown").filter { !["ListApps", "Reload", "SetFocusedApp", "GetLinkClaims"].contains($0.method) })
+        arguments: everyMethod("com.example.Unknown").filter { !["ListApps", "Reload", "SetFocusedApp", "GetLinkClaims", "GetInvocation"].contains($0.method) })
     func unknownApp(_ call: Call) async throws {
         try await Self.shipped { (d: InProcessDaemon) async throws in
             let error = try await d.error(call.method, call.arguments)

@@ -5,11 +5,13 @@ extension AppConfig {
         case .activateAction: .activateAction
         case .signal: .signal
         case .exec: .exec(command: deliverCommand ?? [])
+        case .open: .open(templates: openTemplates)
         }
         return AppPolicy(
             pendingTTL: pendingTTL, dedupeWindow: dedupeWindow, deliveryTimeout: deliveryTimeout, maxAttempts: maxAttempts,
             lifecycleSenders: lifecycleSenders == .any ? .any : .owner, restoreLastRoute: restoreLastRoute, delivery: mode,
-            raise: raise, ready: ready)
+            raise: raise, ready: ready,
+            targetParameters: targets.mapValues { $0.parameters.keys.sorted() })
     }
 }
 

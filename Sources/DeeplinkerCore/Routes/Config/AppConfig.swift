@@ -17,6 +17,8 @@ public struct AppConfig: Sendable {
     public var delivery: DeliveryMode
     /// argv for `delivery = "exec"`, with `{target}`, `{invocation-id}`, `{source}`, `{parameters-json}` placeholders.
     public var deliverCommand: [String]?
+    /// `[open]`: the URI template of each target, for `delivery = "open"`.
+    public var openTemplates: [String: OpenTemplate]
     /// How long a pending route stays deliverable; nil = never expires (`"0"`).
     public var pendingTTL: Duration?
     /// Identical invocations within this window are answered with the first one (`.zero` = off).
@@ -49,6 +51,7 @@ public struct AppConfig: Sendable {
         raise = true
         delivery = .activateAction
         deliverCommand = nil
+        openTemplates = [:]
         pendingTTL = .seconds(600)
         dedupeWindow = .seconds(2)
         deliveryTimeout = .seconds(5)

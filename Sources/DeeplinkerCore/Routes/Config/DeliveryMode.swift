@@ -3,4 +3,6 @@ public enum DeliveryMode: String, Sendable, Hashable, CaseIterable {
     case activateAction = "activate-action"
     case signal
     case exec
+    /// `org.freedesktop.Application.Open` with the URI of the `[open]` table (or the invocation's URL).
+    case open
 }

@@ -29,6 +29,8 @@ public struct RouteExplanation: Sendable {
     /// Every route in match order.
     public var candidates: [Candidate]
     public var result: Result<ResolvedRoute, DeeplinkerError>
+    /// For a `delivery = "open"` app that routed the URL: the URI `Open` would get, or why none.
+    public var openURI: Result<String, OpenRefusal>? = nil
 
     /// Human-readable lines for the CLI.
     public var lines: [String] {
@@ -49,6 +51,11 @@ public struct RouteExplanation: Sendable {
             out.append("result: \(r.route.target)(\(params)) via \(r.routePattern ?? "")")
         case .failure(let e):
             out.append("result: \(e.name): \(e.message)")
+        }
+        switch openURI {
+        case .success(let uri): out.append("opens: \(uri)")
+        case .failure(let refusal): out.append("opens nothing: \(refusal.detail)")
+        case nil: break
         }
         return out
     }

@@ -8,7 +8,7 @@ public struct RouteFileParser {
     static let topLevelKeys: Set<String> = [
         "name", "schemes", "domains", "launch", "delivery", "deliver-command", "pending-ttl", "dedupe-window",
         "delivery-timeout", "max-attempts", "lifecycle-senders", "restore-last-route", "raise", "ready", "fallback-target",
-        "targets", "routes", "notifications", "shortcuts",
+        "targets", "routes", "open", "notifications", "shortcuts",
     ]
 
     /// Placeholders `deliver-command` may use.
@@ -74,7 +74,7 @@ public struct RouteFileParser {
         switch (config.delivery, config.deliverCommand) {
         case (.exec, nil):
             throw fail(top.appending("delivery"), "delivery = \"exec\" needs a deliver-command")
-        case (.activateAction, .some), (.signal, .some):
+        case (.activateAction, .some), (.signal, .some), (.open, .some):
             throw fail(top.appending("deliver-command"), "deliver-command is only used with delivery = \"exec\"")
         default: break
         }
@@ -94,6 +94,9 @@ public struct RouteFileParser {
                 config.fallbackTarget = name
             }
         }
+        // Checked whatever the delivery mode (SPEC §5's own example has one beside activate-action);
+        // only delivery = "open" uses it.
+        config.openTemplates = try parseOpen(root["open"], at: top.appending("open"), targets: config.targets)
         config.routes = try parseRoutes(root["routes"], at: top.appending("routes"), targets: config.targets)
         config.notifications = try parseNotifications(
             root["notifications"], at: top.appending("notifications"), targets: config.targets)
@@ -152,6 +155,32 @@ public struct RouteFileParser {
         case let other:
             throw fail(path, "invalid launch \"\(other)\" (expected \"auto\", \"dbus\", \"desktop\", \"none\" or an argv array)")
         }
+    }
+
+    /// `[open]`: target name → URI template whose `{parameter}`s the target declares.
+    func parseOpen(_ value: TOMLValue?, at path: TOMLKeyPath, targets: [String: TargetSchema]) throws(ConfigError) -> [String: OpenTemplate] {
+        guard let value else { return [:] }
+        var templates: [String: OpenTemplate] = [:]
+        for entry in try table(value, at: path).entries {
+            let name = try key(entry, at: path)
+            let entryPath = path.appending(name)
+            guard let target = targets[name] else {
+                let declared = targets.keys.sorted().joined(separator: ", ")
+                throw fail(entryPath, "undeclared target \"\(name)\" (declared: \(declared.isEmpty ? "none" : declared))", atKey: true)
+            }
+            let text = try string(entry.value, at: entryPath)
+            do throws(OpenTemplate.Problem) {
+                templates[name] = try OpenTemplate(parsing: text, target: target)
+            } catch {
+                var message = "invalid URI template \"\(text)\": \(error)"
+                if case .undeclaredParameter = error {
+                    let declared = target.parameters.keys.sorted().joined(separator: ", ")
+                    message += " (target \"\(name)\" declares: \(declared.isEmpty ? "none" : declared))"
+                }
+                throw fail(entryPath, message)
+            }
+        }
+        return templates
     }
 
     func parseDeliverCommand(_ value: TOMLValue, at path: TOMLKeyPath) throws(ConfigError) -> [String] {

@@ -4,6 +4,7 @@ extension AppRegistry {
     public func explainURL(appID: String, url: String) -> RouteExplanation {
         var explanation = RouteExplanation(appID: appID, url: url, segments: [], claimProblem: nil, candidates: [], result: .failure(.noRoute(url, reason: "not resolved")))
         explanation.result = Result { () throws(DeeplinkerError) -> ResolvedRoute in try resolveURL(appID: appID, url: url) }
+        if case .success(let resolved) = explanation.result { explanation.openURI = apps[resolved.appID]?.openURI(for: resolved) }
         guard let validated = try? ValidatedURL(url) else { return explanation }
         explanation.segments = validated.segments
         var id = appID
