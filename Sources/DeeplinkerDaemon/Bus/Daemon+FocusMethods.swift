@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerCore
+import Foundation
 
 /// The handler of `SetFocusedApp` (SPEC §3, §6 "Readiness").
 extension Daemon {
@@ -18,10 +19,24 @@ extension DaemonCore {
         guard appID.isEmpty || AppID.isValid(appID) else {
             throw .invalidParameter(name: "app_id", value: appID, reason: "must be an app id (a desktop-file id such as org.example.App) or \"\"")
         }
+        if focusReporter != reporter || vitals.focusReport?.command.isEmpty != false { readReporterCommand(reporter) }
         focusReporter = reporter
+        vitals.recordFocus(sender: reporter, appID: appID, at: configuration.clock.nowMicroseconds())
         let effects = engine.setFocusedApp(appID)
         if !effects.isEmpty { logger.debug("focus on \(appID.isEmpty ? "no known app" : appID)") }
         apply(effects)
+    }
+}
+
+extension DaemonCore {
+    /// Reads the command name of a new reporter's process for `FocusReporter` (`doctor` names it).
+    func readReporterCommand(_ sender: String) {
+        let (connection, vitals) = (connection, vitals)
+        track { _ in
+            guard let pid = try? await connection.processID(of: sender),
+                  let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return }
+            vitals.recordFocusCommand(comm.trimmingCharacters(in: .whitespacesAndNewlines), of: sender)
+        }
     }
 }
 
