@@ -22,6 +22,8 @@ public final class KWinFocusSource: Sendable {
         var loaded = false
         var stopped = false
         var onChange: (@Sendable (FocusedWindow?) -> Void)?
+        /// `run` waiting for its end (the connection lost, or `stop()`).
+        var waiting: CheckedContinuation<Void, Never>?
     }
 
     public let connection: DBusConnection
@@ -97,7 +99,6 @@ public final class KWinFocusSource: Sendable {
                 }],
                 signals: [], properties: [])]))
             try Self.writeScript(Self.script(service: connection.uniqueName), to: scriptPath)
-            let ended = LockedValue<CheckedContinuation<Void, Never>?>(nil)
             // A KWin that (re)starts gets the script again.
             try await connection.onNameOwnerChanged(name: Self.kwinName) { [weak self] _, _, owner in
                 guard let self else { return }
@@ -110,14 +111,15 @@ public final class KWinFocusSource: Sendable {
             } else {
                 log("KWin (\(Self.kwinName)) is not on the bus yet; the script is loaded when it comes")
             }
+            connection.onDisconnect { [weak self] in self?.end() }
             await withCheckedContinuation { continuation in
-                ended.withLock { $0 = continuation }
-                connection.onDisconnect {
-                    let waiting = ended.withLock { value in defer { value = nil }; return value }
-                    waiting?.resume()
+                let stopped = state.withLock { state -> Bool in
+                    state.waiting = continuation
+                    return state.stopped
                 }
+                if stopped { end() }
             }
-            return FocusWatchError("lost the session bus connection (KWin backend)")
+            return FocusWatchError(isStopped ? "stopped" : "lost the session bus connection (KWin backend)")
         } catch let error as FocusWatchError {
             return error
         } catch {
@@ -125,12 +127,21 @@ public final class KWinFocusSource: Sendable {
         }
     }
 
-    /// Unloads the script from KWin and removes its file (focus-watch stops).
+    /// Whether ``stop()`` was called.
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Lets `run` return.
+    private func end() {
+        state.withLock { state in defer { state.waiting = nil }; return state.waiting }?.resume()
+    }
+
+    /// Unloads the script from KWin and removes its file (focus-watch stops); `run` then returns.
     public func stop() async {
-        let loaded = state.withLock { state -> Bool in
-            state.stopped = true
-            return state.loaded
+        let (first, loaded) = state.withLock { state -> (Bool, Bool) in
+            defer { state.stopped = true }
+            return (!state.stopped, state.loaded)
         }
+        guard first else { return }
         if loaded {
             do {
                 _ = try await scripting("unloadScript", [.string(pluginName)])
@@ -139,11 +150,24 @@ public final class KWinFocusSource: Sendable {
             }
         }
         unlink(scriptPath)
+        end()
         connection.close()
     }
 
-    /// Loads the script into the running KWin and starts it.
+    /// Loads the script into the running KWin and starts it. A KWin that has just taken its name
+    /// may not serve `/Scripting` yet: that is tried again every 100 ms for up to 10 s.
     func load() async {
+        for _ in 0..<100 {
+            guard !state.withLock({ $0.stopped || $0.loaded }) else { return }
+            do {
+                _ = try await scripting("isScriptLoaded", [.string(pluginName)])
+                break
+            } catch where error.name == "org.freedesktop.DBus.Error.UnknownObject" || error.name == "org.freedesktop.DBus.Error.UnknownMethod" {
+                try? await Task.sleep(for: .milliseconds(100))
+            } catch {
+                break
+            }
+        }
         guard !state.withLock({ $0.stopped }) else { return }
         do {
             // A script left under this name (this connection's) is replaced, not doubled.

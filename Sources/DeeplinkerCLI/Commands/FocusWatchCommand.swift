@@ -112,19 +112,17 @@ struct FocusWatchCommand: AsyncParsableCommand {
             reporter.stop()
             throw CLIFailure(.focusBackendGone, "focus-watch: kwin backend unusable: \(error.message)")
         }
-        let ended = await withTaskGroup(of: FocusWatchError?.self) { group in
-            group.addTask { await source.run(onChange) }
-            group.addTask {
-                for await _ in signals { return nil }
-                return nil
+        Task {
+            for await _ in signals {
+                await source.stop()
+                return
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
+        let ended = await source.run(onChange)
+        let stopped = source.isStopped
         await source.stop()
         reporter.stop()
-        if let ended { throw CLIFailure(.focusBackendGone, "focus-watch: \(ended.message)") }
+        if !stopped { throw CLIFailure(.focusBackendGone, "focus-watch: \(ended.message)") }
     }
 
     /// Follows one backend until its display goes away; throws when it cannot be used at all.

@@ -15,16 +15,29 @@ function idsOf(win) {
 }
 
 class Helper {
-    Activate(id) {
+    /** Leaves the Overview and focuses the window with this id (GTK application id, Wayland
+     *  app_id or title), waiting for it to appear when it is not there yet. */
+    ActivateAsync([id], invocation) {
         Main.overview.hide();
+        const activate = win => {
+            win.activate(global.get_current_time());
+            invocation.return_value(new GLib.Variant('(b)', [true]));
+        };
         for (const actor of global.get_window_actors()) {
             const win = actor.get_meta_window();
-            if (idsOf(win).includes(id)) {
-                win.activate(global.get_current_time());
-                return true;
-            }
+            if (idsOf(win).includes(id))
+                return activate(win);
         }
-        return false;
+        const handler = global.display.connect('window-created', (display, win) => {
+            if (!idsOf(win).includes(id))
+                return;
+            global.display.disconnect(handler);
+            // After the shell has placed it.
+            GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
+                activate(win);
+                return GLib.SOURCE_REMOVE;
+            });
+        });
     }
 
     Windows() {
