@@ -43,7 +43,9 @@ struct FocusGnomeShellTests {
                 #expect(received.parameters == ["id": "3"])
                 try await f.waitStatus(opened.id, "delivered")
                 #expect(try await f.appState(Self.app) == "active")
-                let reporter = try await f.proxy().properties().focusReporter
+                let proxy = try f.proxy()
+                defer { proxy.connection.close() }
+                let reporter = try await proxy.properties().focusReporter
                 #expect(reporter?.command == "gnome-shell")
                 #expect(reporter?.appID == Self.app)
 
@@ -53,7 +55,7 @@ struct FocusGnomeShellTests {
                 #expect(try await f.appState(Self.app) == "inactive")
                 // Each report was a change.
                 let sent = monitor.calls.map(\.appID)
-                #expect(sent == ["", Self.other, Self.app, Self.other], "\(sent)")
+                #expect(zip(sent, sent.dropFirst()).allSatisfy { $0 != $1 }, "\(sent)")
 
                 // uninstall-gnome-extension disables it in the running shell: it reports "".
                 try await gnome.activate(Self.app)
@@ -97,7 +99,8 @@ struct FocusGnomeShellTests {
         let bareApp = "org.example.GnomeBare"
         try await DaemonFixture.withDaemon(routeFiles: [bareApp: TestRouteFiles.minimal(scheme: "gnomebare", ["ready": "\"focus\"", "delivery": "\"signal\""])]) { f in
             try await GnomeShellSession.with(busAddress: f.bus.address, home: f.root + "/gnome-home") { gnome in
-                // The shell's window tracker maps the window (app_id "gnomebarewindow") to this entry.
+                // The shell's window tracker maps the window (class "gnomebarewindow", its Wayland
+                // app_id, which is no app id) to this entry by StartupWMClass.
                 let applications = gnome.home + "/.local/share/applications"
                 try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
                 try """
@@ -116,7 +119,7 @@ struct FocusGnomeShellTests {
                 try await monitor.waitAnswered(Self.other)
                 let opened = try await f.openURL("", "gnomebare://page/1")
                 #expect(f.delivers.all.isEmpty)
-                try await gnome.activate("gnomebarewindow")
+                try await gnome.activate("bare gnomebarewindow")
                 try await monitor.waitAnswered(bareApp)
                 let delivered = try await f.delivers.first { $0.id == opened.id }
                 #expect(delivered.appID == bareApp)

@@ -63,7 +63,9 @@ struct FocusWatchKWinTests {
                 #expect(try await f.appState(Self.app) == "active")
                 window.stop()
                 try await watch.waitForLine(containing: "reported \"\"")
-                let reporter = try await f.proxy().properties().focusReporter
+                let proxy = try f.proxy()
+                defer { proxy.connection.close() }
+                let reporter = try await proxy.properties().focusReporter
                 #expect(reporter?.appID == "")
                 #expect(reporter?.command == "deeplinker")
             }

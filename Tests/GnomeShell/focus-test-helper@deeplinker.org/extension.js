@@ -1,7 +1,7 @@
 // Test only (never shipped): exports org.deeplinker.Test.FocusHelper on the session bus at
 // /org/deeplinker/Test/FocusHelper, so a test can leave the Overview and give a window the focus
 // (the shell starts in the Overview, where new windows get no focus).
-const {Gio, GLib} = imports.gi;
+const {Gio, GLib, Shell} = imports.gi;
 const Main = imports.ui.main;
 
 const XML = `<node><interface name="org.deeplinker.Test.FocusHelper">
@@ -16,32 +16,43 @@ function idsOf(win) {
 
 class Helper {
     /** Leaves the Overview and focuses the window with this id (GTK application id, Wayland
-     *  app_id or title), waiting for it to appear when it is not there yet. */
+     *  app_id or title), waiting for it when no window has it yet (a window may get its title or
+     *  class after it is created). */
     ActivateAsync([id], invocation) {
         Main.overview.hide();
-        const activate = win => {
+        const find = () => global.display.list_all_windows().find(w => idsOf(w).includes(id));
+        const done = win => {
             win.activate(global.get_current_time());
             invocation.return_value(new GLib.Variant('(b)', [true]));
         };
-        for (const actor of global.get_window_actors()) {
-            const win = actor.get_meta_window();
-            if (idsOf(win).includes(id))
-                return activate(win);
-        }
-        const handler = global.display.connect('window-created', (display, win) => {
-            if (!idsOf(win).includes(id))
+        const now = find();
+        if (now)
+            return done(now);
+        const handlers = [];
+        const retry = () => {
+            const win = find();
+            if (!win || handlers.length === 0)
                 return;
-            global.display.disconnect(handler);
-            // After the shell has placed it.
+            handlers.splice(0).forEach(([object, handler]) => object.disconnect(handler));
             GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
-                activate(win);
+                done(win);
                 return GLib.SOURCE_REMOVE;
             });
-        });
+        };
+        const watch = win => {
+            for (const property of ['notify::title', 'notify::wm-class', 'notify::gtk-application-id'])
+                handlers.push([win, win.connect(property, retry)]);
+        };
+        global.display.list_all_windows().forEach(watch);
+        handlers.push([global.display, global.display.connect('window-created', (display, win) => {
+            watch(win);
+            retry();
+        })]);
     }
 
     Windows() {
-        return global.get_window_actors().map(a => idsOf(a.get_meta_window()).join('|'));
+        const tracker = Shell.WindowTracker.get_default();
+        return global.display.list_all_windows().map(w => [...idsOf(w), tracker.get_window_app(w)?.get_id() ?? ''].join('|'));
     }
 
     Focused() {
@@ -52,16 +63,32 @@ class Helper {
 
 let exported = null;
 let owner = 0;
+let startup = 0;
 
 function init() {
     return {
         enable() {
             exported = Gio.DBusExportedObject.wrapJSObject(XML, new Helper());
             exported.export(Gio.DBus.session, '/org/deeplinker/Test/FocusHelper');
-            owner = Gio.bus_own_name_on_connection(Gio.DBus.session, 'org.deeplinker.Test.FocusHelper',
-                Gio.BusNameOwnerFlags.NONE, null, null);
+            // The name says "the shell has started": tests wait for it.
+            const own = () => {
+                owner = Gio.bus_own_name_on_connection(Gio.DBus.session, 'org.deeplinker.Test.FocusHelper',
+                    Gio.BusNameOwnerFlags.NONE, null, null);
+            };
+            if (Main.layoutManager._startingUp) {
+                startup = Main.layoutManager.connect('startup-complete', () => {
+                    Main.layoutManager.disconnect(startup);
+                    startup = 0;
+                    own();
+                });
+            } else {
+                own();
+            }
         },
         disable() {
+            if (startup)
+                Main.layoutManager.disconnect(startup);
+            startup = 0;
             exported?.unexport();
             exported = null;
             if (owner)
