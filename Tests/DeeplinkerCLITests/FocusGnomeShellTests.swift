@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerCLI
 import Foundation
 import Testing
 import DeeplinkerTestSupport
@@ -91,6 +92,12 @@ struct FocusGnomeShellTests {
                 #expect(try await f.appState(Self.app) == "active")
                 let opened = try await f.openURL("", "gnomeapp://page/4")
                 try await f.waitStatus(opened.id, "delivered")
+
+                // doctor names the session's reporter and finds it installed, enabled and reporting.
+                let doctor = try await f.run(["doctor", Self.app, "--json"], environment: gnome.environment())
+                let checks = try JSONDecoder().decode([DoctorCheck].self, from: Data(doctor.stdout.utf8))
+                let focus = try #require(checks.first { $0.name == "focus \(Self.app)" }, "\(doctor.stdout)")
+                #expect(focus.ok && focus.detail.hasPrefix("GNOME Shell extension \(Self.uuid) at \(gnome.home)/.local/share/gnome-shell/extensions/\(Self.uuid), enabled and running, reporting"), "\(focus)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerCLI
 import Foundation
 import Testing
 import DeeplinkerTestSupport
@@ -61,6 +62,10 @@ struct FocusWatchKWinTests {
                 let window = try await kwin.openWindow(Self.app)
                 try await watch.waitForLine(containing: "reported \(Self.app)")
                 #expect(try await f.appState(Self.app) == "active")
+                let doctor = try await f.run(["doctor", Self.app, "--json"], environment: kwin.environment())
+                let checks = try JSONDecoder().decode([DoctorCheck].self, from: Data(doctor.stdout.utf8))
+                let focus = try #require(checks.first { $0.name == "focus \(Self.app)" }, "\(doctor.stdout)")
+                #expect(focus.ok && focus.detail == "KDE Plasma: focus-watch and its KWin script, reporting", "\(focus)")
                 window.stop()
                 try await watch.waitForLine(containing: "reported \"\"")
                 let proxy = try f.proxy()
