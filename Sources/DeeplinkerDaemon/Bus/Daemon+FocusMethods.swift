@@ -19,9 +19,11 @@ extension DaemonCore {
         guard appID.isEmpty || AppID.isValid(appID) else {
             throw .invalidParameter(name: "app_id", value: appID, reason: "must be an app id (a desktop-file id such as org.example.App) or \"\"")
         }
-        if focusReporter != reporter || vitals.focusReport?.command.isEmpty != false { readReporterCommand(reporter) }
         focusReporter = reporter
         vitals.recordFocus(sender: reporter, appID: appID, at: configuration.clock.nowMicroseconds())
+        if vitals.focusReport?.command.isEmpty == true, let pid = processIDs[reporter] {
+            vitals.recordFocusCommand(Self.commandName(ofProcess: pid), of: reporter)
+        }
         let effects = engine.setFocusedApp(appID)
         if !effects.isEmpty { logger.debug("focus on \(appID.isEmpty ? "no known app" : appID)") }
         apply(effects)
@@ -29,14 +31,11 @@ extension DaemonCore {
 }
 
 extension DaemonCore {
-    /// Reads the command name of a new reporter's process for `FocusReporter` (`doctor` names it).
-    func readReporterCommand(_ sender: String) {
-        let (connection, vitals) = (connection, vitals)
-        track { _ in
-            guard let pid = try? await connection.processID(of: sender),
-                  let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return }
-            vitals.recordFocusCommand(comm.trimmingCharacters(in: .whitespacesAndNewlines), of: sender)
-        }
+    /// The command name of a process (`/proc/PID/comm`, 16 bytes at most), `""` when it cannot be
+    /// read; read once per new reporter, for `FocusReporter` (`doctor` names the reporter by it).
+    nonisolated static func commandName(ofProcess pid: UInt32) -> String {
+        guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "" }
+        return comm.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 
@@ -46,6 +45,7 @@ extension DaemonCore {
     func focusReporterLeft(_ sender: String) {
         guard focusReporter == sender else { return }
         focusReporter = nil
+        vitals.focusReport = nil
         logger.info("the focus reporter \(sender) left the bus; no app has the focus")
         apply(engine.setFocusedApp(""))
     }
