@@ -99,13 +99,14 @@ struct UninstallGnomeExtensionCommand: AsyncParsableCommand {
         let directory = gnome.userDirectory
         var removed: [String] = []
         if FileManager.default.fileExists(atPath: directory + "/extension.js"),
-           await GnomeExtension.shellState(busAddress: options.busAddress) == 1 {
-            _ = await GnomeExtension.callShell("DisableExtension", busAddress: options.busAddress)
+           await GnomeExtension.shellState(busAddress: options.busAddress) == 1,
+           await GnomeExtension.callShell("DisableExtension", busAddress: options.busAddress) == true {
+            removed.append("\(GnomeExtension.uuid) from the running GNOME Shell (disabled: it reported \"\" to the daemon)")
         }
         for key in ["enabled-extensions", "disabled-extensions"] {
             if let list = gnome.readList(key), list.contains(GnomeExtension.uuid) {
                 try gnome.writeList(key, list.filter { $0 != GnomeExtension.uuid })
-                removed.append("\(GnomeExtension.settingsSchema) \(key): \(GnomeExtension.uuid)")
+                removed.append("\(GnomeExtension.uuid) from \(GnomeExtension.settingsSchema) \(key)")
             }
         }
         for name in GnomeExtension.installedFiles {
