@@ -36,6 +36,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             DoctorCommand.self, TopCommand.self,
             VerifyCommand.self,
             NativeHostCommand.self, InstallBrowserCommand.self, UninstallBrowserCommand.self,
+            InstallGnomeExtensionCommand.self, UninstallGnomeExtensionCommand.self,
         ]
     )
 

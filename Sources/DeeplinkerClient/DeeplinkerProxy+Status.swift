@@ -9,12 +9,19 @@ extension DeeplinkerProxy {
         let values = reply.first?.variantDictionaryValue ?? [:]
         var size: UInt64 = 0
         if case .uint64(let bytes)? = values["DatabaseSize"] { size = bytes }
+        let focus = values["FocusReporter"]?.variantDictionaryValue ?? [:]
+        let reporter = focus["sender"]?.stringValue.map {
+            FocusReporterInfo(
+                sender: $0, command: focus["command"]?.stringValue ?? "", appID: focus["app-id"]?.stringValue ?? "",
+                reportedAtMicroseconds: focus["reported-at"]?.int64Value ?? 0)
+        }
         return DaemonProperties(
             version: values["Version"]?.stringValue ?? "",
             startedAtMicroseconds: values["StartedAt"]?.int64Value ?? 0,
             stateDirectory: values["StateDirectory"]?.stringValue ?? "",
             databaseSize: size,
-            brokenRouteFiles: values["BrokenRouteFiles"]?.stringArray ?? [])
+            brokenRouteFiles: values["BrokenRouteFiles"]?.stringArray ?? [],
+            routeDirectories: values["RouteDirectories"]?.stringArray ?? [], focusReporter: reporter)
     }
 
     /// The process id of the connection `uniqueName` (the bus asks the kernel).

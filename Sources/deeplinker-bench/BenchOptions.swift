@@ -44,6 +44,8 @@ struct BenchOptions: Sendable {
     var callsPerConnection = 20
     /// `--focus-runs N`: focus changes (and BecameActive signals) timed to the route's delivery.
     var focusRuns = 200
+    /// `--backend x11|gnome|kwin`: the desktop `focus` measures on.
+    var focusBackend = "x11"
     /// `--e2e-runs N`, `--e2e-cold-runs N`: alternating pairs of links (through Deeplinker, direct), warm and cold.
     var e2e = E2EBenchmark.Runs()
     /// `--browser-clicks N`: clicks on a verified link in headless Chromium (and as many typed loads).
@@ -54,7 +56,7 @@ struct BenchOptions: Sendable {
                                 [--ping-calls N] [--pipelined-calls N] [--openurl-calls N] [--delivery-calls N]
                                 [--calls-1 N] [--calls-8 N] [--calls-64 N] [--cpu-calls N] [--rss-invocations N]
                                 [--route-file PATH] [--deeplinkerd PATH|none] [--state-root DIR] [--coldstart-runs N]
-                                [--caller-connections N] [--calls-per-connection N] [--focus-runs N]
+                                [--caller-connections N] [--calls-per-connection N] [--focus-runs N] [--backend x11|gnome|kwin]
                                 [--e2e-runs N] [--e2e-cold-runs N] [--browser-clicks N]
           bus      Peer.Ping round trip and 64-in-flight throughput against the daemon (the baseline)
           engine   the baseline, then OpenURL, delivery, throughput at 1/8/64 callers, RSS; with deeplinkerd
@@ -64,7 +66,8 @@ struct BenchOptions: Sendable {
           coldstart  bus activation of deeplinkerd to its first reply (goal ≤ 15 ms)
           callers  the first call of a new connection (caller lookup) against later calls (cached caller)
           focus    X11 focus change → route delivered through focus-watch, beside BecameActive → delivered
-                   (Xvfb + openbox + GTK3 windows; goal p50 ≤ BecameActive + 5 ms)
+                   (Xvfb + openbox + GTK3 windows; goal p50 ≤ BecameActive + 5 ms); --backend gnome: a
+                   headless GNOME Shell and its extension; --backend kwin: a headless KWin and focus-watch
           e2e      gio open → the app's handler, through Deeplinker's handler entry and straight through the
                    app's own DBusActivatable entry, alternating; warm, app cold, daemon cold (goal ≤ 1.10× direct)
           browser  a click on a verified link in headless Chromium to the route in the app, beside the same
@@ -120,6 +123,7 @@ struct BenchOptions: Sendable {
             case ("--caller-connections", let n?) where n > 0: options.callerConnections = n
             case ("--calls-per-connection", let n?) where n > 0: options.callsPerConnection = n
             case ("--focus-runs", let n?) where n > 0: options.focusRuns = n
+            case ("--backend", _) where ["x11", "gnome", "kwin"].contains(value): options.focusBackend = value
             case ("--e2e-runs", let n?) where n > 0: options.e2e.warm = n
             case ("--e2e-cold-runs", let n?) where n > 0: options.e2e.cold = n
             case ("--browser-clicks", let n?) where n > 0: options.browserClicks = n

@@ -50,7 +50,11 @@ enum BenchRunner {
         }
         if options.command == .focus {
             do {
-                try await FocusBenchmark.run(routeFile: routeFile, runs: options.focusRuns, stateRoot: options.stateRoot, table: table)
+                if let compositor = CompositorFocusBenchmark.Compositor(rawValue: options.focusBackend) {
+                    try await CompositorFocusBenchmark.run(compositor, routeFile: routeFile, runs: options.focusRuns, stateRoot: options.stateRoot, table: table)
+                } else {
+                    try await FocusBenchmark.run(routeFile: routeFile, runs: options.focusRuns, stateRoot: options.stateRoot, table: table)
+                }
             } catch {
                 FileHandle.standardError.write(Data("deeplinker-bench: \(error)\n".utf8))
                 return 1

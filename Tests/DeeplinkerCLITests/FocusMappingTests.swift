@@ -35,4 +35,24 @@ import Testing
         #expect(FocusBackend.pick(environment: [:]) == nil)
         #expect(FocusBackend.whyNone(environment: ["WAYLAND_DISPLAY": "wayland-0"]).contains("GNOME"))
     }
+
+    @Test func autoPicksKWinOnKDEAndLeavesGNOMEToItsExtension() {
+        #expect(FocusBackend.choose(environment: ["XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": "wayland-0"], kwinOnBus: false) == .backend(.kwin))
+        // A KDE X11 session too: the KWin script sees every window.
+        #expect(FocusBackend.choose(environment: ["XDG_CURRENT_DESKTOP": "KDE", "DISPLAY": ":0"], kwinOnBus: false) == .backend(.kwin))
+        #expect(FocusBackend.choose(environment: ["WAYLAND_DISPLAY": "wayland-0"], kwinOnBus: true) == .backend(.kwin))
+        #expect(FocusBackend.choose(environment: ["XDG_CURRENT_DESKTOP": "ubuntu:GNOME", "DISPLAY": ":0"], kwinOnBus: false) == .gnomeExtension)
+        #expect(FocusBackend.choose(environment: ["XDG_CURRENT_DESKTOP": "KDE", "SWAYSOCK": "/s"], kwinOnBus: true) == .backend(.sway))
+    }
+
+    @Test func aKWinActivationNamesItsWindow() {
+        #expect(KWinFocusSource.window(desktopFile: "", resourceClass: "", resourceName: "", pid: "") == nil)
+        let window = KWinFocusSource.window(desktopFile: "org.kde.kate", resourceClass: "kate", resourceName: "kate", pid: "4242")
+        #expect(window == FocusedWindow(applicationID: "org.kde.kate", pid: 4242, wmClass: ["kate", "kate"]))
+        // A pid KWin turned into a double.
+        #expect(KWinFocusSource.window(desktopFile: "", resourceClass: "x", resourceName: "", pid: "17.0")?.pid == 17)
+        let script = KWinFocusSource.script(service: ":1.42")
+        #expect(script.contains("(workspace.windowActivated || workspace.clientActivated).connect(report)"))
+        #expect(script.contains(#"callDBus(":1.42", "/org/deeplinker/FocusWatch", "org.deeplinker.FocusWatch1", "Activated""#))
+    }
 }

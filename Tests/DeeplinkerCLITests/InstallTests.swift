@@ -23,7 +23,39 @@ struct InstallTests {
             "share/zsh/site-functions/_deeplinker", "share/zsh/site-functions/_deeplinkerd",
             "share/fish/vendor_completions.d/deeplinker.fish", "share/fish/vendor_completions.d/deeplinkerd.fish",
             "share/man/man1/deeplinker.1", "share/man/man1/deeplinkerd.1",
-        ].map { prefix + "/" + $0 }
+        ].map { prefix + "/" + $0 } + gnomeExtensionFiles.map { prefix + "/share/deeplinker/gnome-shell/focus@deeplinker.org/" + $0 }
+    }
+
+    /// The GNOME Shell extension's shipped files (both formats), under share/deeplinker/gnome-shell.
+    static let gnomeExtensionFiles = [
+        "focus.js", "gnome-43/extension.js", "gnome-43/metadata.json", "gnome-45/extension.js", "gnome-45/metadata.json",
+    ]
+
+    @Test("the installed deeplinker finds the extension's files in its prefix and installs the format of the GNOME Shell it is given, then removes exactly that")
+    func installedGnomeExtension() async throws {
+        try await Self.withInstall { home, prefix in
+            var environment = Self.environment(home: home)
+            environment["GSETTINGS_BACKEND"] = "keyfile"
+            environment["XDG_CONFIG_HOME"] = home + "/.config"
+            environment["XDG_DATA_HOME"] = home + "/.local/share"
+            let target = home + "/.local/share/gnome-shell/extensions/focus@deeplinker.org"
+            let shipped = prefix + "/share/deeplinker/gnome-shell/focus@deeplinker.org"
+            for (version, format) in [("45", "gnome-45"), ("43", "gnome-43")] {
+                let install = try await TestProcess.run(prefix + "/bin/deeplinker", ["install-gnome-extension", "--shell-version", version], environment: environment)
+                #expect(install.status == 0, "\(install.stderr)")
+                #expect(install.stdout.contains("next login"))
+                #expect(Self.tree(target) == ["extension.js", "focus.js", "metadata.json"])
+                #expect(try TestFiles.read(target + "/extension.js") == TestFiles.read(shipped + "/\(format)/extension.js"))
+                #expect(try TestFiles.read(target + "/focus.js") == TestFiles.read(shipped + "/focus.js"))
+            }
+            let enabled = try await TestProcess.run("/usr/bin/gsettings", ["get", "org.gnome.shell", "enabled-extensions"], environment: environment)
+            #expect(enabled.stdout == "['focus@deeplinker.org']\n")
+            let uninstall = try await TestProcess.run(prefix + "/bin/deeplinker", ["uninstall-gnome-extension"], environment: environment)
+            #expect(uninstall.status == 0, "\(uninstall.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: target))
+            let after = try await TestProcess.run("/usr/bin/gsettings", ["get", "org.gnome.shell", "enabled-extensions"], environment: environment)
+            #expect(after.stdout == "@as []\n")
+        }
     }
 
     static func environment(home: String) -> [String: String] {

@@ -74,17 +74,20 @@ public final class SwaySession: Sendable {
     /// ``X11Session``'s; returns once GTK has shown it (sway may map it a moment later: sway
     /// focuses a new window, so a focus watcher seeing it is the sign that sway knows it).
     public func openWindow(_ appID: String, environment extra: [String: String] = [:]) async throws -> TestProcess {
-        // GTK3 takes the Wayland app_id from the program name it has when Gtk is first imported.
-        let script = "import sys\nfrom gi.repository import GLib\nGLib.set_prgname(sys.argv[2])\n" + X11Session.windowScript
-            .replacingOccurrences(of: "gi.require_version(\"GdkX11\", \"3.0\")\n", with: "")
-            .replacingOccurrences(of: ", GdkX11", with: "")
-            .replacingOccurrences(of: "print(\"window %d\" % window.get_window().get_xid(), flush=True)", with: "print(\"window shown\", flush=True)")
         let process = try TestProcess(
-            executable: "/usr/bin/python3", arguments: ["-c", script, "application", appID], environment: environment(extra))
+            executable: "/usr/bin/python3", arguments: ["-c", Self.windowScript, "application", appID], environment: environment(extra))
         windows.withLock { $0.append(process) }
         try await process.waitForLine(containing: "window shown")
         return process
     }
+
+    /// ``X11Session``'s window script for Wayland: arguments `application ID` or `bare NAME`; it
+    /// prints "window shown" once mapped. GTK3 takes the Wayland app_id from the program name it
+    /// has when Gtk is first imported, so that is set to the id or name first.
+    public static let windowScript = "import sys\nfrom gi.repository import GLib\nGLib.set_prgname(sys.argv[2])\n" + X11Session.windowScript
+        .replacingOccurrences(of: "gi.require_version(\"GdkX11\", \"3.0\")\n", with: "")
+        .replacingOccurrences(of: ", GdkX11", with: "")
+        .replacingOccurrences(of: "print(\"window %d\" % window.get_window().get_xid(), flush=True)", with: "print(\"window shown\", flush=True)")
 
     /// Focuses the window of `appID` through sway's IPC.
     public func focus(_ appID: String) async throws {

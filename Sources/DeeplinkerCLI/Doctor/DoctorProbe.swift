@@ -32,8 +32,15 @@ struct DoctorProbe {
         let (managerEnvironment, managerReason) = await bus.managerEnvironment()
         checks.append(DoctorChecks.managerEnvironment(managerEnvironment, reason: managerReason))
 
-        // Route files: every one on the search path (shadowed ones too), then the winners' configs.
-        let directories = RouteFiles.searchPath(configDir: configDir, environment: environment)
+        // Route files: every one on the search path (shadowed ones too), then the winners' configs;
+        // the running daemon's own search path unless --config-dir names one.
+        var directories = RouteFiles.searchPath(configDir: configDir, environment: environment)
+        if configDir == nil, let properties = bus.properties, !properties.routeDirectories.isEmpty {
+            directories = properties.routeDirectories
+            checks.append(DoctorChecks.daemonFiles(
+                routeDirectories: directories, stateDirectory: properties.stateDirectory,
+                stateExists: FileManager.default.fileExists(atPath: properties.stateDirectory)))
+        }
         let files = RouteDirectory.routeFiles(in: directories)
         var configs: [AppConfig] = []
         let winners = RouteFiles.discover(in: directories).winners
@@ -87,12 +94,24 @@ struct DoctorProbe {
 
         // Focus: apps with ready = "focus", against the environment the focus watcher gets.
         let focusEnvironment = managerEnvironment?.variables ?? environment
-        for config in configs where config.ready == .focus {
-            checks.append(DoctorChecks.focusBackend(config.appID, environment: focusEnvironment, connectable: Self.connectable))
+        let focusApps = configs.filter { $0.ready == .focus }
+        if !focusApps.isEmpty {
+            var desktopEnvironment = focusEnvironment
+            if desktopEnvironment["XDG_CURRENT_DESKTOP"] == nil { desktopEnvironment["XDG_CURRENT_DESKTOP"] = environment["XDG_CURRENT_DESKTOP"] }
+            let gnome = DoctorChecks.FocusDesktop.of(environment: desktopEnvironment) == .gnome ? await gnomeExtensionFacts(bus) : DoctorChecks.GnomeExtensionFacts(installedAt: nil, enabledInSettings: nil, shellState: nil)
+            for config in focusApps {
+                checks.append(DoctorChecks.focusReporter(
+                    config.appID, environment: desktopEnvironment, gnome: gnome, reporter: bus.properties?.focusReporter,
+                    daemonRunning: bus.properties != nil, connectable: Self.connectable))
+            }
         }
 
         let domainApps = configs.filter { !$0.domains.isEmpty }.map(\.appID)
-        checks.append(DoctorChecks.browserHosts(domainApps: domainApps, manifests: manifests(), isExecutable: Self.isExecutable))
+        let hostManifests = manifests()
+        checks.append(DoctorChecks.browserHosts(domainApps: domainApps, manifests: hostManifests, isExecutable: Self.isExecutable))
+        if !domainApps.isEmpty, let wrappers = DoctorChecks.browserHostWrappers(hostWrappers(hostManifests), isExecutable: Self.isExecutable) {
+            checks.append(wrappers)
+        }
 
         if !domainApps.isEmpty {
             switch await bus.linkClaims() {
@@ -194,6 +213,31 @@ struct DoctorProbe {
         ].map { DoctorChecks.HostManifest(browser: $0.0, path: $0.1, text: TextFile.lenientText(atPath: $0.1)) }
     }
 
+    /// The wrapper scripts the installed host manifests name (each once), with their text.
+    func hostWrappers(_ manifests: [DoctorChecks.HostManifest]) -> [(path: String, text: String)] {
+        struct Manifest: Decodable { var path: String? }
+        var seen = Set<String>()
+        return manifests.compactMap { manifest in
+            guard let text = manifest.text, let path = try? JSONDecoder().decode(Manifest.self, from: Data(text.utf8)).path,
+                  seen.insert(path).inserted, let wrapper = TextFile.lenientText(atPath: path) else { return nil }
+            return (path, wrapper)
+        }
+    }
+
+    /// Where the GNOME Shell extension is installed, whether the settings enable it, and the
+    /// running shell's state of it.
+    func gnomeExtensionFacts(_ bus: BusFacts) async -> DoctorChecks.GnomeExtensionFacts {
+        let gnome = GnomeExtension(environment: environment)
+        let folders = [gnome.userDirectory] + GnomeExtension.systemDirectories(environment: environment)
+        let installed = folders.first { FileManager.default.fileExists(atPath: $0 + "/extension.js") }
+        var enabled: Bool?
+        if let list = gnome.readList("enabled-extensions") {
+            enabled = list.contains(GnomeExtension.uuid) && !(gnome.readList("disabled-extensions") ?? []).contains(GnomeExtension.uuid)
+        }
+        let state = await GnomeExtension.shellState(busAddress: busAddress, connection: bus.connection)
+        return DoctorChecks.GnomeExtensionFacts(installedAt: installed, enabledInSettings: enabled, shellState: state)
+    }
+
     // MARK: Helpers
 
     func absolute(_ path: String?) -> String? {
@@ -266,6 +310,9 @@ struct BusFacts {
     var error: String?
     var owner: String?
     var version: Result<String, DBusError>?
+    /// The running daemon's properties (route directories, state, focus reporter); nil when it
+    /// does not run or does not answer.
+    var properties: DaemonProperties?
     var activatable = false
     /// The bus's `ListActivatableNames`.
     var activatableNames: Set<String> = []
@@ -289,6 +336,7 @@ struct BusFacts {
             if let owner = facts.owner {
                 do {
                     facts.version = .success(try await DeeplinkerProxy(connection: connection, destination: owner, timeout: timeout).version())
+                    facts.properties = try? await DeeplinkerProxy(connection: connection, destination: owner, timeout: timeout).properties()
                 } catch {
                     facts.version = .failure(error)
                 }

@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerCore
+import Foundation
 
 /// The handler of `SetFocusedApp` (SPEC §3, §6 "Readiness").
 extension Daemon {
@@ -19,9 +20,22 @@ extension DaemonCore {
             throw .invalidParameter(name: "app_id", value: appID, reason: "must be an app id (a desktop-file id such as org.example.App) or \"\"")
         }
         focusReporter = reporter
+        vitals.recordFocus(sender: reporter, appID: appID, at: configuration.clock.nowMicroseconds())
+        if vitals.focusReport?.command.isEmpty == true, let pid = processIDs[reporter] {
+            vitals.recordFocusCommand(Self.commandName(ofProcess: pid), of: reporter)
+        }
         let effects = engine.setFocusedApp(appID)
         if !effects.isEmpty { logger.debug("focus on \(appID.isEmpty ? "no known app" : appID)") }
         apply(effects)
+    }
+}
+
+extension DaemonCore {
+    /// The command name of a process (`/proc/PID/comm`, 16 bytes at most), `""` when it cannot be
+    /// read; read once per new reporter, for `FocusReporter` (`doctor` names the reporter by it).
+    nonisolated static func commandName(ofProcess pid: UInt32) -> String {
+        guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "" }
+        return comm.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 
@@ -31,6 +45,7 @@ extension DaemonCore {
     func focusReporterLeft(_ sender: String) {
         guard focusReporter == sender else { return }
         focusReporter = nil
+        vitals.focusReport = nil
         logger.info("the focus reporter \(sender) left the bus; no app has the focus")
         apply(engine.setFocusedApp(""))
     }

@@ -9,6 +9,8 @@ extension Daemon {
         case "StateDirectory": return .string(vitals.stateDirectory)
         case "DatabaseSize": return .uint64(vitals.databaseSize)
         case "BrokenRouteFiles": return .strings(vitals.brokenRouteFiles)
+        case "RouteDirectories": return .strings(vitals.routeDirectories)
+        case "FocusReporter": return FocusReport.value(vitals.focusReport)
         default: return DeeplinkerAPI.placeholder(name)
         }
     }

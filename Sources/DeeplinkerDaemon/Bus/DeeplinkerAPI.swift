@@ -30,10 +30,11 @@ public enum DeeplinkerAPI {
 
     /// The read-only properties (SPEC §3: at least `Version`); the rest are what `deeplinker status`
     /// shows: start time (µs since the epoch), state directory, database size in bytes, and the
-    /// errors of route files that failed at the last load.
+    /// errors of route files that failed at the last load; and what `deeplinker doctor` reads: the
+    /// route-file search path and the last focus reporter.
     public static let properties: [DBusArgument] = [
         DBusArgument("Version", "s"), DBusArgument("StartedAt", "x"), DBusArgument("StateDirectory", "s"), DBusArgument("DatabaseSize", "t"),
-        DBusArgument("BrokenRouteFiles", "as"),
+        DBusArgument("BrokenRouteFiles", "as"), DBusArgument("RouteDirectories", "as"), DBusArgument("FocusReporter", "a{sv}"),
     ]
 
     /// The interface: one D-Bus method per entry of the method table, answered by `handler(entry)`,
@@ -58,7 +59,8 @@ public enum DeeplinkerAPI {
         case "Version": .string(version)
         case "StartedAt": .int64(0)
         case "DatabaseSize": .uint64(0)
-        case "BrokenRouteFiles": .strings([])
+        case "BrokenRouteFiles", "RouteDirectories": .strings([])
+        case "FocusReporter": FocusReport.value(nil)
         default: .string("")
         }
     }

@@ -53,6 +53,8 @@ actor DaemonCore {
     var handlerEntries: [String: String] = [:]
     /// The callers met so far, by unique name, with their rate windows.
     var callers = CallerDirectory()
+    /// The process id of each identified caller, by unique name (`FocusReporter`'s command name).
+    var processIDs: [String: UInt32] = [:]
 
     init(
         connection: DBusConnection, store: any InvocationStore, registry: AppRegistry, engine: DeeplinkEngine,
