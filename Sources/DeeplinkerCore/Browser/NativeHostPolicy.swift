@@ -45,23 +45,28 @@ public enum NativeHostPolicy {
             reason: notVerified, detail: "\(appID)'s claim on \(host) is not verified: \(why.joined(separator: "; "))")
     }
 
-    /// The verified claims for the extension, with each app's display name (the app id when
-    /// `names` has none), sorted by app and domain.
-    public static func verifiedClaims(_ claims: [NativeHostClaim], names: [String: String]) -> [NativeHostReply.Claim] {
-        var seen = Set<NativeHostReply.Claim>()
-        return claims.filter(\.isVerified)
-            .map { NativeHostReply.Claim(appID: $0.appID, name: names[$0.appID] ?? $0.appID, domain: $0.domain) }
-            .filter { seen.insert($0).inserted }
+    /// Every claim for the extension with its verdict (it hands over `verified` and `approved`
+    /// ones, and its popup offers approval for the others), with each app's display name (the app
+    /// id when `names` has none), sorted by app and domain.
+    public static func browserClaims(_ claims: [NativeHostClaim], names: [String: String]) -> [NativeHostReply.Claim] {
+        var seen = Set<String>()
+        return claims
+            .map {
+                NativeHostReply.Claim(
+                    appID: $0.appID, name: names[$0.appID] ?? $0.appID, domain: $0.domain,
+                    verdict: $0.verdict.isEmpty ? DomainVerdict.unchecked.rawValue : $0.verdict, detail: $0.detail)
+            }
+            .filter { seen.insert($0.appID + " " + $0.domain).inserted }
             .sorted { ($0.appID, $0.domain) < ($1.appID, $1.domain) }
     }
 
     /// How old a verdict may get before the host has it checked again (SPEC §10).
     public static let reverifyAfterMicroseconds: Int64 = 7 * 24 * 3600 * 1_000_000
 
-    /// The apps with a verified claim checked longer than 7 days before `now` (µs since the epoch),
+    /// The apps with a verified claim (not one the user approved) checked longer than 7 days before `now` (µs since the epoch),
     /// sorted: the host runs `deeplinker verify` for each, without waiting for it.
     public static func appsToReverify(_ claims: [NativeHostClaim], now: Int64) -> [String] {
-        Set(claims.filter { $0.isVerified && $0.checkedAtMicroseconds > 0 && now - $0.checkedAtMicroseconds > reverifyAfterMicroseconds }
+        Set(claims.filter { $0.verdict == NativeHostClaim.verified && $0.checkedAtMicroseconds > 0 && now - $0.checkedAtMicroseconds > reverifyAfterMicroseconds }
             .map(\.appID)).sorted()
     }
 }

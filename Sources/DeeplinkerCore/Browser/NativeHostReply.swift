@@ -1,6 +1,7 @@
 /// A message from the native host to the browser extension (SPEC §10), rendered as compact JSON.
 public enum NativeHostReply: Sendable, Hashable {
-    /// The verified claims, one per (app, domain); `name` is the app's display name.
+    /// Every claim, one per (app, domain), with its verdict; `name` is the app's display name. Also
+    /// the answer to `approve` and `revoke`, after the change.
     case claims([Claim])
     /// The app took the link.
     case handled(appID: String, invocationID: String)
@@ -16,11 +17,16 @@ public enum NativeHostReply: Sendable, Hashable {
         public var appID: String
         public var name: String
         public var domain: String
+        /// As `GetLinkClaims` shows it: `verified` and `approved` are handed over.
+        public var verdict: String
+        public var detail: String
 
-        public init(appID: String, name: String, domain: String) {
+        public init(appID: String, name: String, domain: String, verdict: String = "verified", detail: String = "") {
             self.appID = appID
             self.name = name
             self.domain = domain
+            self.verdict = verdict
+            self.detail = detail
         }
     }
 
@@ -31,7 +37,10 @@ public enum NativeHostReply: Sendable, Hashable {
             .object([
                 "type": .string("claims"),
                 "claims": .array(claims.map {
-                    .object(["app": .string($0.appID), "name": .string($0.name), "domain": .string($0.domain)])
+                    .object([
+                        "app": .string($0.appID), "name": .string($0.name), "domain": .string($0.domain),
+                        "verdict": .string($0.verdict), "detail": .string($0.detail),
+                    ])
                 }),
             ])
         case .handled(let appID, let invocationID):
