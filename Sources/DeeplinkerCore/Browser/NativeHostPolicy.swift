@@ -38,7 +38,9 @@ public enum NativeHostPolicy {
         }
         if covering.contains(where: \.isVerified) { return .open(appID: appID) }
         let why = covering.map { claim in
-            let verdict = claim.verdict.isEmpty || claim.verdict == "unchecked" ? "never checked" : claim.verdict
+            // `unchecked` with a time is a revoked approval; without one, never checked.
+            let neverChecked = claim.verdict.isEmpty || claim.verdict == "unchecked" && claim.checkedAtMicroseconds == 0
+            let verdict = neverChecked ? "never checked" : claim.verdict
             return "\(claim.domain) is \(verdict)" + (claim.detail.isEmpty ? "" : " (\(claim.detail))")
         }
         return .refuse(

@@ -127,7 +127,7 @@ import Testing
         NativeHostClaim(appID: "com.a.One", domain: "shared.test", verdict: "verified"),
         NativeHostClaim(appID: "com.b.Two", domain: "shared.test", verdict: "verified"),
         NativeHostClaim(appID: "com.example.Mail", domain: "mail.test", verdict: "approved", detail: "approved by the user"),
-        NativeHostClaim(appID: "com.example.Mail", domain: "*.mail.test", verdict: "unchecked", detail: "approval revoked by the user"),
+        NativeHostClaim(appID: "com.example.Mail", domain: "*.mail.test", verdict: "unchecked", detail: "approval revoked by the user", checkedAtMicroseconds: 5),
     ]
 
     @Test func aVerifiedDomainOpensItsApp() {
