@@ -46,7 +46,12 @@ struct BrowserEndToEndTests {
         BrowserDriver.Link("unclaimed", "https://unclaimed.test/page"),
         BrowserDriver.Link("same-site", "https://bestrecipes.test/recipe/14"),
         BrowserDriver.Link("modified", "https://bestrecipes.test/recipe/17"),
-    ]
+    ] + (2..<8).map { BrowserDriver.Link("listing-\($0)", "https://apartments.test/listing/\($0)") }
+
+    /// The extension's popup page in `browser`.
+    static func popup(_ browser: BrowserDriver.Browser) -> String {
+        (browser == .chromium ? "chrome-extension://\(BrowserHosts.chromiumExtensionID)" : "moz-extension://6d1c1f9e-2a43-4d8e-9f3b-0d5e6c7a8b91") + "/popup.html"
+    }
 
     /// A daemon with the verdicts set, an active stand-in, the host installed for the browser
     /// (its wrapper running `exec` when given), and the browser with the extension's claims loaded
@@ -171,12 +176,21 @@ struct BrowserEndToEndTests {
         try await driver.waitForURL("https://apartments.test/listing/1")
     }
 
-    /// A click on the `unverified` link reaches the Apartments app and the tab stays.
-    static func reachesTheApp(_ driver: BrowserDriver, _ apartments: StandInApp) async throws {
+    /// A click on the link to `apartments.test/listing/N` reaches the Apartments app and the tab
+    /// stays (each N once: the daemon would take the same link again within its dedupe window as
+    /// the same invocation).
+    static func reachesTheApp(_ n: Int, _ driver: BrowserDriver, _ apartments: StandInApp, _ f: DaemonFixture) async throws {
         try await driver.get("https://other.test/start")
-        try await driver.click("unverified")
-        let route = try await apartments.received.next()
-        #expect(route.target == "listing" && route.parameters == ["id": "1"])
+        try await driver.click("listing-\(n)")
+        let route: StandInApp.Received
+        do {
+            route = try await apartments.received.next()
+        } catch {
+            let state = try await driver.state()
+            let history = try await f.history().map { "\($0.appID) \($0.target) \($0.status)" }
+            throw DBusError.failed("the click did not reach the app (\(error)); the tab is on \(state.url); history \(history)")
+        }
+        #expect(route.target == "listing" && route.parameters == ["id": "\(n)"])
         let state = try await driver.state()
         #expect(state.url == "https://other.test/start")
         #expect(state.tabs == 1)
@@ -190,9 +204,9 @@ struct BrowserEndToEndTests {
             let apartments = try await f.activeStandIn("com.example.Apartments")
             try await Self.staysInTheBrowser(driver)
             try await f.call("SetDomainVerification", [.string("com.example.Apartments"), .string("apartments.test"), .string("verified"), .string("listed")])
-            try await Self.reachesTheApp(driver, apartments)
+            try await Self.reachesTheApp(2, driver, apartments, f)
             // Many clicks, one host: each reaches the app.
-            for _ in 0..<3 { try await Self.reachesTheApp(driver, apartments) }
+            for n in 3..<6 { try await Self.reachesTheApp(n, driver, apartments, f) }
         }
     }
 
@@ -207,12 +221,12 @@ struct BrowserEndToEndTests {
 
             let approve = try await f.run(["approve-domain", "com.example.Apartments", "apartments.test"])
             #expect(approve.status == 0, "\(approve.output)")
-            try await Self.reachesTheApp(driver, apartments)
+            try await Self.reachesTheApp(2, driver, apartments, f)
 
             // verify does not replace the approval (the site still does not list the app).
             _ = try await f.run(["verify", "com.example.Apartments"])
             #expect(try await Self.apartmentsVerdict(f) == "approved")
-            try await Self.reachesTheApp(driver, apartments)
+            try await Self.reachesTheApp(3, driver, apartments, f)
 
             let revoke = try await f.run(["revoke-domain", "com.example.Apartments", "apartments.test"])
             #expect(revoke.status == 0, "\(revoke.output)")
@@ -228,7 +242,7 @@ struct BrowserEndToEndTests {
     func onlyTheUsersClickInThePopupApproves(browser: BrowserDriver.Browser) async throws {
         try await Self.withBrowser(browser) { f, _, driver in
             try await driver.get("https://other.test/start")
-            let popup = (browser == .chromium ? "chrome-extension://\(BrowserHosts.chromiumExtensionID)" : "moz-extension://6d1c1f9e-2a43-4d8e-9f3b-0d5e6c7a8b91") + "/popup.html"
+            let popup = Self.popup(browser)
             let attempts = try await driver.script("""
                 return (async () => {
                 const message = { type: "approve", app: "com.example.Apartments", domain: "apartments.test" };
@@ -280,7 +294,7 @@ struct BrowserEndToEndTests {
     @Test(arguments: BrowserDriver.available)
     func withoutAHostClicksStayInTheBrowser(browser: BrowserDriver.Browser) async throws {
         try await Self.withBrowser(browser, exec: "/nonexistent/deeplinker", ready: nil) { f, standIn, driver in
-            let popup = (browser == .chromium ? "chrome-extension://\(BrowserHosts.chromiumExtensionID)" : "moz-extension://6d1c1f9e-2a43-4d8e-9f3b-0d5e6c7a8b91") + "/popup.html"
+            let popup = Self.popup(browser)
             try await driver.get(popup)
             try await driver.wait(for: "#problem:not([hidden])")
             #expect(try await driver.text().contains("no-host"))
