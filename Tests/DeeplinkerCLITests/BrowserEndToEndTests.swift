@@ -197,16 +197,26 @@ struct BrowserEndToEndTests {
     }
 
     /// The extension was loaded before the verdict was recorded (as `deeplinker verify` records it):
-    /// the next page's click is handed over, without Refresh and without waiting 10 minutes.
+    /// the next page's click is handed over, without Refresh and without waiting 10 minutes. And
+    /// one host serves the whole session: the host's wrapper runs a `deeplinker` that notes each
+    /// start, and after the popup, six page loads and five clicks it has started once.
     @Test(arguments: BrowserDriver.available)
     func aVerdictRecordedAfterTheExtensionLoadedCountsAtTheNextPage(browser: BrowserDriver.Browser) async throws {
-        try await Self.withBrowser(browser) { f, _, driver in
-            let apartments = try await f.activeStandIn("com.example.Apartments")
-            try await Self.staysInTheBrowser(driver)
-            try await f.call("SetDomainVerification", [.string("com.example.Apartments"), .string("apartments.test"), .string("verified"), .string("listed")])
-            try await Self.reachesTheApp(2, driver, apartments, f)
-            // Many clicks, one host: each reaches the app.
-            for n in 3..<6 { try await Self.reachesTheApp(n, driver, apartments, f) }
+        try await TemporaryDirectory.with { directory in
+            let starts = directory.appending("starts")
+            let counting = directory.appending("deeplinker")
+            try "#!/bin/sh\necho \"$$\" >> '\(starts)'\nexec '\(TestProcess.product("deeplinker"))' \"$@\"\n".write(toFile: counting, atomically: true, encoding: .utf8)
+            chmod(counting, 0o755)
+            try await Self.withBrowser(browser, exec: counting) { f, _, driver in
+                let apartments = try await f.activeStandIn("com.example.Apartments")
+                try await Self.staysInTheBrowser(driver)
+                try await f.call("SetDomainVerification", [.string("com.example.Apartments"), .string("apartments.test"), .string("verified"), .string("listed")])
+                try await Self.reachesTheApp(2, driver, apartments, f)
+                // Many clicks, one host: each reaches the app.
+                for n in 3..<6 { try await Self.reachesTheApp(n, driver, apartments, f) }
+                let started = try String(contentsOfFile: starts, encoding: .utf8).split(separator: "\n")
+                #expect(started.count == 1, "the host started \(started.count) times")
+            }
         }
     }
 
