@@ -39,8 +39,9 @@ function decide(type, claim) {
   return async (event) => {
     if (!event.isTrusted) return;
     event.target.disabled = true;
-    const reply = await api.runtime.sendMessage({ type, app: claim.app, domain: claim.domain }).catch(() => null);
-    if (!Array.isArray(reply?.claims)) await render(); // the problem line says why
+    // The reply's claims are stored by then; a refusal is the problem line.
+    await api.runtime.sendMessage({ type, app: claim.app, domain: claim.domain }).catch(() => null);
+    await render();
   };
 }
 
