@@ -231,6 +231,9 @@ struct BrowserEndToEndTests {
 
             let approve = try await f.run(["approve-domain", "com.example.Apartments", "apartments.test"])
             #expect(approve.status == 0, "\(approve.output)")
+            // The popup, opened next, shows the new verdict (it asks the host when it opens).
+            try await driver.get(Self.popup(browser) + "?site=apartments.test")
+            try await driver.wait(for: #"li[data-verdict="approved"] button[data-revoke="apartments.test"]"#)
             try await Self.reachesTheApp(2, driver, apartments, f)
 
             // verify does not replace the approval (the site still does not list the app).
