@@ -103,16 +103,18 @@ async function rebuildMenus(claims) {
   }
 }
 
-/** Stores a claims reply (only when it changed, so pages are not told of every load); else the problem. */
+/** Stores a claims reply, the verified and the unverified claims in one list (each has its
+ *  verdict), only when it changed, so pages are not told of every load; else the problem. */
 async function store(reply) {
   if (reply?.type === "claims" && Array.isArray(reply.claims)) {
+    const claims = [...reply.claims, ...(Array.isArray(reply.unverified) ? reply.unverified : [])];
     const { claims: before = null, problem = "" } = await api.storage.local.get(["claims", "problem"]);
-    if (JSON.stringify(before) !== JSON.stringify(reply.claims)) {
-      await api.storage.local.set({ claims: reply.claims });
-      await rebuildMenus(reply.claims);
+    if (JSON.stringify(before) !== JSON.stringify(claims)) {
+      await api.storage.local.set({ claims });
+      await rebuildMenus(claims);
     }
     if (problem !== "") await api.storage.local.set({ problem: "" });
-    return reply.claims;
+    return claims;
   }
   // Keep the last good claims; say why they could not be refreshed (shown in the popup).
   await api.storage.local.set({ problem: `${reply?.error ?? reply?.reason ?? "error"}: ${reply?.detail ?? ""}` });

@@ -74,9 +74,16 @@ function siteItem(claim) {
   return item;
 }
 
+/** What the popup shows now, so that a render with nothing new leaves the page (and the
+ *  element a user is about to click) as it is. */
+let shown = "";
+
 async function render() {
   const { claims = [], kept = [], problem = "" } = await api.storage.local.get(["claims", "kept", "problem"]);
   const site = await currentSite;
+  const key = JSON.stringify([claims, kept, problem, site]);
+  if (key === shown) return;
+  shown = key;
   const here = site ? claims.filter((claim) => covers(claim.domain, site)) : [];
   document.getElementById("this-site").hidden = here.length === 0;
   document.getElementById("site").textContent = site ?? "";
@@ -119,4 +126,5 @@ document.getElementById("refresh").addEventListener("click", async () => {
 api.storage.onChanged.addListener(render);
 render();
 // The verdicts as the daemon has them now: a change re-renders through storage.onChanged.
-api.runtime.sendMessage({ type: "refresh" }).then(render, () => {});
+// `data-refreshed` on the body says the popup shows them (the tests wait for it).
+api.runtime.sendMessage({ type: "refresh" }).catch(() => {}).then(render).then(() => { document.body.dataset.refreshed = "true"; });

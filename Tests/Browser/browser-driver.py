@@ -266,7 +266,7 @@ def main():
             try:
                 if name == "ready":
                     browser.get(browser.popup)
-                    selector = f'input[data-domain="{command["domain"]}"]'
+                    selector = f'body[data-refreshed] input[data-domain="{command["domain"]}"]'
                     until(lambda: browser.exists(selector), f"the popup to list {command['domain']}")
                     answer = {"ok": True}
                 elif name == "get":

@@ -73,9 +73,9 @@ import Testing
         // Two messages in one write, then one a byte at a time.
         session.write(Self.frame(#"{"type":"claims"}"#) + Self.frame(#"{"type":"open","url":"https://a.example/x","from":"https://b.example/"}"#))
         for byte in Self.frame(#"{"type":"claims"}"#) { session.write([byte]) }
-        #expect(try await session.replies.next() == #"{"claims":[{"app":"com.a.App","detail":"","domain":"a.example","name":"A","verdict":"verified"}],"type":"claims"}"#)
+        #expect(try await session.replies.next() == #"{"claims":[{"app":"com.a.App","detail":"","domain":"a.example","name":"A","verdict":"verified"}],"type":"claims","unverified":[]}"#)
         #expect(try await session.replies.next() == #"{"app":"com.a.App","handled":true,"invocation":"7"}"#)
-        #expect(try await session.replies.next() == #"{"claims":[{"app":"com.a.App","detail":"","domain":"a.example","name":"A","verdict":"verified"}],"type":"claims"}"#)
+        #expect(try await session.replies.next() == #"{"claims":[{"app":"com.a.App","detail":"","domain":"a.example","name":"A","verdict":"verified"}],"type":"claims","unverified":[]}"#)
         session.closeInput()
         #expect(try await session.ending.next() == .endOfInput)
         #expect(session.requests.all == [.claims, .open(url: "https://a.example/x", from: "https://b.example/"), .claims])
@@ -259,7 +259,7 @@ struct NativeHostDaemonTests {
         }
     }
 
-    @Test func claimsAreEveryDomainWithItsVerdictAndTheAppsName() async throws {
+    @Test func claimsAreTheVerifiedDomainsAndApartTheOthersWithVerdictsAndTheAppsName() async throws {
         try await Self.withHost { _, host in
             let reply = try await host.ask(#"{"type":"claims"}"#)
             #expect(reply["type"] as? String == "claims")
@@ -267,6 +267,8 @@ struct NativeHostDaemonTests {
             #expect(claims == [
                 ["app": Self.app, "name": "Best Recipes", "domain": "*.bestrecipes.test", "verdict": "verified", "detail": "set by the test"],
                 ["app": Self.app, "name": "Best Recipes", "domain": "bestrecipes.test", "verdict": "verified", "detail": "set by the test"],
+            ])
+            #expect(reply["unverified"] as? [[String: String]] == [
                 ["app": "com.example.Apartments", "name": "Apartments", "domain": "apartments.test", "verdict": "not-listed", "detail": "set by the test"],
             ])
         }
@@ -274,7 +276,8 @@ struct NativeHostDaemonTests {
 
     /// The verdict of `apartments.test` in a claims reply.
     static func apartmentsVerdict(_ reply: [String: Any]) -> String? {
-        (reply["claims"] as? [[String: String]])?.first { $0["domain"] == "apartments.test" }?["verdict"]
+        let all = (reply["claims"] as? [[String: String]] ?? []) + (reply["unverified"] as? [[String: String]] ?? [])
+        return all.first { $0["domain"] == "apartments.test" }?["verdict"]
     }
 
     /// The same long-lived host sees each verdict as soon as it is recorded: by `approve-domain`,

@@ -32,7 +32,7 @@ final class NativeHostDaemon: @unchecked Sendable {
             do {
                 let claims = try await linkClaims()
                 reverifyStale(claims)
-                return .claims(NativeHostPolicy.browserClaims(claims, names: appNames()))
+                return NativeHostPolicy.claimsReply(claims, names: appNames())
             } catch {
                 let (reason, detail) = refusal(error)
                 return .unavailable(reason: reason, detail: detail)
@@ -43,7 +43,7 @@ final class NativeHostDaemon: @unchecked Sendable {
                 try await connected().setDomainVerification(
                     appID: appID, domain: domain, verdict: approve ? DomainVerdict.approved.rawValue : DomainVerdict.unchecked.rawValue,
                     detail: approve ? "approved by the user in the browser" : "approval revoked by the user in the browser")
-                return .claims(NativeHostPolicy.browserClaims(try await linkClaims(), names: appNames()))
+                return NativeHostPolicy.claimsReply(try await linkClaims(), names: appNames())
             } catch {
                 let (reason, detail) = refusal(error)
                 return .unavailable(reason: reason, detail: detail)

@@ -12,7 +12,8 @@ struct NativeHostCommand: AsyncParsableCommand {
         discussion: """
             Reads messages on stdin and answers on stdout, each a 32-bit length in native byte
             order and then UTF-8 JSON (at most 64 MiB in, 1 MiB out):
-              {"type": "claims"}                      -> every (app, domain) claim with its verdict
+              {"type": "claims"}                      -> the verified (or approved) claims, and apart
+                                                         the unverified ones, each with its verdict
               {"type": "open", "url": U, "from": P}   -> OpenURL("", U) if U's domain is verified
                                                          (or approved) for the app that claims it
               {"type": "approve", "app": A, "domain": D}  -> records "approved", then the claims

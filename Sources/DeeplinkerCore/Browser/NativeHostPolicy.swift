@@ -47,9 +47,15 @@ public enum NativeHostPolicy {
             reason: notVerified, detail: "\(appID)'s claim on \(host) is not verified: \(why.joined(separator: "; "))")
     }
 
-    /// Every claim for the extension with its verdict (it hands over `verified` and `approved`
-    /// ones, and its popup offers approval for the others), with each app's display name (the app
-    /// id when `names` has none), sorted by app and domain.
+    /// The `claims` reply: the verified claims (`verified` or `approved`, which the extension hands
+    /// over) and apart the others (its popup offers their approval).
+    public static func claimsReply(_ claims: [NativeHostClaim], names: [String: String]) -> NativeHostReply {
+        let all = browserClaims(claims, names: names)
+        return .claims(all.filter { DomainVerdict.handsOver($0.verdict) }, unverified: all.filter { !DomainVerdict.handsOver($0.verdict) })
+    }
+
+    /// Every claim with its verdict and each app's display name (the app id when `names` has
+    /// none), sorted by app and domain.
     public static func browserClaims(_ claims: [NativeHostClaim], names: [String: String]) -> [NativeHostReply.Claim] {
         var seen = Set<String>()
         return claims

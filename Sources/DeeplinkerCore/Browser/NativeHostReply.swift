@@ -1,8 +1,9 @@
 /// A message from the native host to the browser extension (SPEC §10), rendered as compact JSON.
 public enum NativeHostReply: Sendable, Hashable {
-    /// Every claim, one per (app, domain), with its verdict; `name` is the app's display name. Also
-    /// the answer to `approve` and `revoke`, after the change.
-    case claims([Claim])
+    /// The verified claims (`verified`, or `approved` by the user), one per (app, domain), and
+    /// apart the `unverified` ones (for the popup, which offers their approval); each with its
+    /// verdict, `name` the app's display name. Also the answer to `approve` and `revoke`.
+    case claims([Claim], unverified: [Claim] = [])
     /// The app took the link.
     case handled(appID: String, invocationID: String)
     /// The browser should go on as usual; `reason` is `not-verified`, an error name (`NoApp`,
@@ -28,20 +29,23 @@ public enum NativeHostReply: Sendable, Hashable {
             self.verdict = verdict
             self.detail = detail
         }
+
+        var json: JSONValue {
+            .object([
+                "app": .string(appID), "name": .string(name), "domain": .string(domain),
+                "verdict": .string(verdict), "detail": .string(detail),
+            ])
+        }
     }
 
     /// The reply as a JSON value.
     public var json: JSONValue {
         switch self {
-        case .claims(let claims):
+        case .claims(let claims, let unverified):
             .object([
                 "type": .string("claims"),
-                "claims": .array(claims.map {
-                    .object([
-                        "app": .string($0.appID), "name": .string($0.name), "domain": .string($0.domain),
-                        "verdict": .string($0.verdict), "detail": .string($0.detail),
-                    ])
-                }),
+                "claims": .array(claims.map(\.json)),
+                "unverified": .array(unverified.map(\.json)),
             ])
         case .handled(let appID, let invocationID):
             .object(["handled": .bool(true), "app": .string(appID), "invocation": .string(invocationID)])

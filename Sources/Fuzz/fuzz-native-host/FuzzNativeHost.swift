@@ -42,10 +42,10 @@ private func answer(_ payload: [UInt8]) {
     do {
         switch try NativeHostRequest.parse(payload) {
         case .claims:
-            check(.claims(NativeHostPolicy.browserClaims(claims, names: ["com.fuzz.A": "A \u{2028}\"app\""])))
+            check(NativeHostPolicy.claimsReply(claims, names: ["com.fuzz.A": "A \u{2028}\"app\""]))
         case .approve(let app, let domain), .revoke(let app, let domain):
             let changed = claims.map { $0.appID == app && $0.domain == domain ? NativeHostClaim(appID: app, domain: domain, verdict: "approved") : $0 }
-            check(.claims(NativeHostPolicy.browserClaims(changed, names: [:])))
+            check(NativeHostPolicy.claimsReply(changed, names: [:]))
         case .open(let url, _):
             switch NativeHostPolicy.decide(url: url, claims: claims) {
             case .open(let app): check(.handled(appID: app, invocationID: url))

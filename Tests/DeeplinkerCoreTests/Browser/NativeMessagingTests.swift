@@ -101,7 +101,7 @@ import Testing
         #expect(decoded?["detail"] as? String == "no route for \"x\"\n\u{1}\u{2028}")
         let claims = NativeHostReply.claims([.init(appID: "com.a.App", name: "Ä \"App\"", domain: "*.a.example", verdict: "approved", detail: "d")])
         #expect(String(decoding: claims.payload, as: UTF8.self)
-            == #"{"claims":[{"app":"com.a.App","detail":"d","domain":"*.a.example","name":"Ä \"App\"","verdict":"approved"}],"type":"claims"}"#)
+            == #"{"claims":[{"app":"com.a.App","detail":"d","domain":"*.a.example","name":"Ä \"App\"","verdict":"approved"}],"type":"claims","unverified":[]}"#)
         #expect(Array(NativeHostReply.error(.unknownType("x")).framed().dropFirst(4))
             == Array(#"{"detail":"unknown message type \"x\" (known: claims, open, approve, revoke)","error":"unknown-type","type":"error"}"#.utf8))
     }
@@ -190,6 +190,13 @@ import Testing
             "com.example.Mail com.example.Mail mail.test approved",
         ])
         #expect(listed.first { $0.domain == "apartments.test" }?.detail == "the file lists com.other.App")
+        // The reply keeps the verified ones (and the approved) apart from the rest.
+        guard case .claims(let verified, let unverified) = NativeHostPolicy.claimsReply(claims, names: [:]) else {
+            Issue.record("not a claims reply")
+            return
+        }
+        #expect(verified.map(\.domain) == ["shared.test", "shared.test", "*.bestrecipes.test", "bestrecipes.test", "mail.test"])
+        #expect(unverified.map(\.domain) == ["*.apartments.test", "apartments.test", "fresh.test", "*.mail.test"])
     }
 
     @Test func verifiedClaimsOlderThanSevenDaysAreCheckedAgain() {
