@@ -43,10 +43,13 @@ if [ -z "$(ls -A "$corpus")" ]; then
       i=0
       for m in '{"type":"claims"}' '{"type":"open","url":"https://www.a.example/item/2?x=1","from":"https://b.example/"}' \
                '{"type":"open","url":"https://b.example/","from":null}' '{"type":"open","url":"https://xn--bcher-kva.example/"}' \
-               '{broken' '{"type":"nope"}' '[1,{"a":"\u2028"}]'; do
+               '{broken' '{"type":"nope"}' '[1,{"a":"\u2028"}]' '{"type":"approve","app":"com.fuzz.B","domain":"b.example"}' \
+               '{"type":"revoke","app":"com.fuzz.E","domain":"e.example"}'; do
         python3 -c 'import struct,sys; m=sys.argv[1].encode(); sys.stdout.buffer.write(struct.pack("=I",len(m))+m)' "$m" > "$corpus/seed$i"
         i=$((i + 1))
-      done ;;
+      done
+      # A long-lived host's stream: many frames, good and bad, one after another.
+      cat "$corpus"/seed* "$corpus"/seed* > "$corpus/stream" ;;
   esac
 fi
 

@@ -1,5 +1,5 @@
 // Deeplinker's content script: hands a plain left click on a link to another site's verified
-// domain to the app that claims it (through the background script and the native host). Every
+// (or user-approved) domain to the app that claims it (through the background script and the native host). Every
 // other navigation (typed URLs, bookmarks, reloads, back and forward, modifier and middle clicks,
 // links within the app's own site, links the page handles itself) is never touched. If the app
 // does not take the link, the browser follows it as usual.
@@ -7,15 +7,22 @@
 
 (() => {
   const api = globalThis.browser ?? globalThis.chrome;
-  /** [{app, name, domain}], the verified claims; kept: domains the user keeps in the browser. */
+  /** [{app, name, domain, verdict}], every claim; kept: domains the user keeps in the browser. */
   let claims = [];
   let kept = [];
+  /** The verdicts whose links are handed over: checked by `deeplinker verify`, or approved by the user. */
+  const HANDED_OVER = ["verified", "approved"];
 
-  /** Settles once the stored claims are read (a few ms after the page starts). */
-  const loaded = api.storage.local.get(["claims", "kept"]).then((stored) => {
-    claims = stored.claims ?? [];
-    kept = stored.kept ?? [];
+  // The stored claims, then the daemon's own as of this page load (the background script asks
+  // the native host), so a verdict recorded since the last page counts at this page's clicks. A
+  // click before both are read is held until they are; without a host the stored claims decide.
+  const stored = api.storage.local.get(["claims", "kept"]).then((values) => {
+    claims = values.claims ?? [];
+    kept = values.kept ?? [];
   }, () => {});
+  const fresh = api.runtime.sendMessage({ type: "refresh" }).then(
+    (reply) => { if (Array.isArray(reply?.claims)) return reply.claims; }, () => {});
+  const loaded = Promise.all([stored, fresh]).then(([, current]) => { if (current) claims = current; });
   let isLoaded = false;
   loaded.then(() => { isLoaded = true; });
   api.storage.onChanged.addListener((changes, area) => {
@@ -23,7 +30,6 @@
     if (changes.claims) claims = changes.claims.newValue ?? [];
     if (changes.kept) kept = changes.kept.newValue ?? [];
   });
-  api.runtime.sendMessage({ type: "refresh" }).catch(() => {});
 
   function asciiHost(host) {
     try { return new URL(`https://${host}/`).hostname; } catch { return null; }
@@ -37,16 +43,18 @@
     return wildcard ? host.length > base.length + 1 && host.endsWith(`.${base}`) : host === base;
   }
 
-  /** Whether a link to `link` clicked on a page of `page` (both hosts) goes to its app. */
+  /** Whether a link to `link` clicked on a page of `page` (both hosts) goes to its app: the
+   *  native host's rule (one app claims it, verified or approved), and not kept or within the site. */
   function handedOver(link, page) {
     const covering = claims.filter((claim) => covers(claim.domain, link));
     const apps = new Set(covering.map((claim) => claim.app));
     if (apps.size !== 1) return false; // unclaimed, or claimed by several apps
+    if (!covering.some((claim) => HANDED_OVER.includes(claim.verdict))) return false;
     if (covering.some((claim) => kept.includes(claim.domain))) return false;
     if (link === page) return false;
     const [app] = apps;
     // A link within the app's own site stays, as universal links do on iOS.
-    return !claims.some((claim) => claim.app === app && covers(claim.domain, page));
+    return !claims.some((claim) => claim.app === app && HANDED_OVER.includes(claim.verdict) && covers(claim.domain, page));
   }
 
   /** The link a click landed on (through shadow roots), or null. */

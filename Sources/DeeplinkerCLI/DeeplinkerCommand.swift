@@ -34,7 +34,7 @@ public struct DeeplinkerCommand: AsyncParsableCommand {
             ReloadCommand.self, StatusCommand.self,
             FocusWatchCommand.self,
             DoctorCommand.self, TopCommand.self,
-            VerifyCommand.self,
+            VerifyCommand.self, ApproveDomainCommand.self, RevokeDomainCommand.self,
             NativeHostCommand.self, InstallBrowserCommand.self, UninstallBrowserCommand.self,
             InstallGnomeExtensionCommand.self, UninstallGnomeExtensionCommand.self,
         ]

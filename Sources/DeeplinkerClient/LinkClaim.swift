@@ -3,7 +3,8 @@ public struct LinkClaim: Sendable, Hashable, Codable {
     public var appID: String
     /// The domain as the app's `domains` has it (`*.x` for a wildcard claim).
     public var domain: String
-    /// `verified`, `not-listed`, `unreachable`, or `unchecked` when never checked.
+    /// `verified`, `not-listed`, `unreachable`, `approved` (by the user), or `unchecked` when
+    /// never checked or revoked.
     public var verdict: String
     public var detail: String
     /// When it was last checked, µs since the epoch; 0 = never.
@@ -20,5 +21,6 @@ public struct LinkClaim: Sendable, Hashable, Codable {
         self.checkedAtMicroseconds = checkedAtMicroseconds
     }
 
-    public var isVerified: Bool { verdict == "verified" }
+    /// Whether its links are handed over: `verified`, or `approved` by the user (SPEC §10).
+    public var isVerified: Bool { verdict == "verified" || verdict == "approved" }
 }

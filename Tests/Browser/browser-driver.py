@@ -18,7 +18,9 @@ Commands ({"cmd": ...}): ready(domain) waits until the extension's popup lists t
 claims are loaded); get(url); click(id or selector, modifier?) clicks an element of the current page; wait_url(url)
 waits until the tab is on that URL; wait_request(request) waits until the server was asked for
 host/path; state gives the current URL, the number of tabs and every host/path the server was
-asked for; text gives the page's text; quit. Times are time.monotonic_ns() (CLOCK_MONOTONIC).
+asked for; text gives the page's text; wait(selector) waits until the current page has such an
+element; script(script) runs JavaScript in the current page as the page itself would (a promise is
+awaited) and gives its JSON result; quit. Times are time.monotonic_ns() (CLOCK_MONOTONIC).
 """
 import json
 import os
@@ -124,6 +126,9 @@ class Chromium:
         from selenium.webdriver.common.by import By
         return self.driver.find_element(By.TAG_NAME, "body").text
 
+    def script(self, script):
+        return self.driver.execute_script(script)
+
     def click(self, selector, modifier):
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
@@ -221,6 +226,9 @@ class Firefox:
         body = self.command("WebDriver:FindElement", {"using": "css selector", "value": "body"})
         return self.command("WebDriver:GetElementText", {"id": body[self.ELEMENT]})
 
+    def script(self, script):
+        return self.command("WebDriver:ExecuteScript", {"script": script, "args": []})
+
     def click(self, selector, modifier):
         element = self.command("WebDriver:FindElement", {"using": "css selector", "value": selector})
         key = {"ctrl": "\ue009", "shift": "\ue008"}.get(modifier)
@@ -258,7 +266,7 @@ def main():
             try:
                 if name == "ready":
                     browser.get(browser.popup)
-                    selector = f'input[data-domain="{command["domain"]}"]'
+                    selector = f'body[data-refreshed] input[data-domain="{command["domain"]}"]'
                     until(lambda: browser.exists(selector), f"the popup to list {command['domain']}")
                     answer = {"ok": True}
                 elif name == "get":
@@ -283,6 +291,11 @@ def main():
                     answer = {"url": browser.url(), "tabs": browser.tabs(), "requests": served}
                 elif name == "text":
                     answer = {"text": browser.text()}
+                elif name == "wait":
+                    until(lambda: browser.exists(command["selector"]), command["selector"])
+                    answer = {"ok": True}
+                elif name == "script":
+                    answer = {"result": json.dumps(browser.script(command["script"]))}
                 elif name == "quit":
                     browser.quit()
                     print(json.dumps({"ok": True}), flush=True)

@@ -73,9 +73,9 @@ import Testing
         // Two messages in one write, then one a byte at a time.
         session.write(Self.frame(#"{"type":"claims"}"#) + Self.frame(#"{"type":"open","url":"https://a.example/x","from":"https://b.example/"}"#))
         for byte in Self.frame(#"{"type":"claims"}"#) { session.write([byte]) }
-        #expect(try await session.replies.next() == #"{"claims":[{"app":"com.a.App","domain":"a.example","name":"A"}],"type":"claims"}"#)
+        #expect(try await session.replies.next() == #"{"claims":[{"app":"com.a.App","detail":"","domain":"a.example","name":"A","verdict":"verified"}],"type":"claims","unverified":[]}"#)
         #expect(try await session.replies.next() == #"{"app":"com.a.App","handled":true,"invocation":"7"}"#)
-        #expect(try await session.replies.next() == #"{"claims":[{"app":"com.a.App","domain":"a.example","name":"A"}],"type":"claims"}"#)
+        #expect(try await session.replies.next() == #"{"claims":[{"app":"com.a.App","detail":"","domain":"a.example","name":"A","verdict":"verified"}],"type":"claims","unverified":[]}"#)
         session.closeInput()
         #expect(try await session.ending.next() == .endOfInput)
         #expect(session.requests.all == [.claims, .open(url: "https://a.example/x", from: "https://b.example/"), .claims])
@@ -94,6 +94,34 @@ import Testing
         session.closeInput()
         #expect(try await session.ending.next() == .endOfInput)
         #expect(session.requests.all == [.claims])
+    }
+
+    /// One host serves a whole browser session: hundreds of messages, bad ones among them, each
+    /// answered in order, and the limits still hold at the end of the stream.
+    @Test func aLongStreamOfMessagesIsAnsweredInOrderAndItsLimitsStillHold() async throws {
+        let session = try PipedSession { request in
+            guard case .open(let url, _) = request else { return .claims([]) }
+            return .handled(appID: "com.a.App", invocationID: url)
+        }
+        var stream: [UInt8] = []
+        for i in 0..<500 {
+            stream += i % 50 == 49 ? Self.frame("{broken \(i)") : Self.frame(#"{"type":"open","url":"https://a.example/\#(i)"}"#)
+        }
+        // In pieces of a size that never lines up with the frames.
+        for start in stride(from: 0, to: stream.count, by: 997) { session.write(Array(stream[start..<min(stream.count, start + 997)])) }
+        for i in 0..<500 {
+            let reply = try await session.replies.next()
+            if i % 50 == 49 {
+                #expect(reply.contains(#""error":"invalid-json""#), "\(i): \(reply)")
+            } else {
+                #expect(reply == #"{"app":"com.a.App","handled":true,"invocation":"https:\/\/a.example\/\#(i)"}"# || reply.contains(#"a.example/\#(i)""#), "\(i): \(reply)")
+            }
+        }
+        #expect(session.requests.all.count == 490)
+        session.write(NativeMessageFraming.header(length: NativeMessageFraming.maxIncoming + 1))
+        #expect(try await session.ending.next() == .fatal(.frameTooLarge(length: 64 * 1024 * 1024 + 1, limit: 64 * 1024 * 1024)))
+        #expect(try await session.replies.next().contains(#""error":"frame-too-large""#))
+        session.closeInput()
     }
 
     @Test func anOversizedLengthEndsTheSessionWithAnErrorReply() async throws {
@@ -231,15 +259,63 @@ struct NativeHostDaemonTests {
         }
     }
 
-    @Test func claimsAreTheVerifiedDomainsWithTheAppsName() async throws {
+    @Test func claimsAreTheVerifiedDomainsAndApartTheOthersWithVerdictsAndTheAppsName() async throws {
         try await Self.withHost { _, host in
             let reply = try await host.ask(#"{"type":"claims"}"#)
             #expect(reply["type"] as? String == "claims")
             let claims = try #require(reply["claims"] as? [[String: String]])
             #expect(claims == [
-                ["app": Self.app, "name": "Best Recipes", "domain": "*.bestrecipes.test"],
-                ["app": Self.app, "name": "Best Recipes", "domain": "bestrecipes.test"],
+                ["app": Self.app, "name": "Best Recipes", "domain": "*.bestrecipes.test", "verdict": "verified", "detail": "set by the test"],
+                ["app": Self.app, "name": "Best Recipes", "domain": "bestrecipes.test", "verdict": "verified", "detail": "set by the test"],
             ])
+            #expect(reply["unverified"] as? [[String: String]] == [
+                ["app": "com.example.Apartments", "name": "Apartments", "domain": "apartments.test", "verdict": "not-listed", "detail": "set by the test"],
+            ])
+        }
+    }
+
+    /// The verdict of `apartments.test` in a claims reply.
+    static func apartmentsVerdict(_ reply: [String: Any]) -> String? {
+        let all = (reply["claims"] as? [[String: String]] ?? []) + (reply["unverified"] as? [[String: String]] ?? [])
+        return all.first { $0["domain"] == "apartments.test" }?["verdict"]
+    }
+
+    /// The same long-lived host sees each verdict as soon as it is recorded: by `approve-domain`,
+    /// by its own `approve` and `revoke` messages, by `revoke-domain`; and it reaches a daemon
+    /// that was restarted under it.
+    @Test func oneHostSeesEachNewVerdictAtItsNextMessage() async throws {
+        try await Self.withHost { f, host in
+            let standIn = try await f.activeStandIn("com.example.Apartments")
+            let open = #"{"type":"open","url":"https://apartments.test/listing/4","from":"https://other.test/"}"#
+            #expect(try await host.ask(open)["reason"] as? String == "not-verified")
+
+            #expect(try await f.run(["approve-domain", "com.example.Apartments", "apartments.test"]).status == 0)
+            #expect(Self.apartmentsVerdict(try await host.ask(#"{"type":"claims"}"#)) == "approved")
+            #expect(try await host.ask(open)["handled"] as? Bool == true)
+            #expect(try await standIn.received.next().parameters == ["id": "4"])
+
+            let revoked = try await host.ask(#"{"type":"revoke","app":"com.example.Apartments","domain":"apartments.test"}"#)
+            #expect(Self.apartmentsVerdict(revoked) == "unchecked", "\(revoked)")
+            #expect(try await host.ask(open)["reason"] as? String == "not-verified")
+            let approved = try await host.ask(#"{"type":"approve","app":"com.example.Apartments","domain":"apartments.test"}"#)
+            #expect(Self.apartmentsVerdict(approved) == "approved", "\(approved)")
+            let claims = try await f.proxy()
+            defer { claims.connection.close() }
+            #expect(try await claims.linkClaims().first { $0.domain == "apartments.test" }?.detail == "approved by the user in the browser")
+
+            // A domain the app does not claim is the daemon's refusal, named.
+            let bad = try await host.ask(#"{"type":"approve","app":"com.example.Apartments","domain":"bestrecipes.test"}"#)
+            #expect(bad["type"] as? String == "error" && bad["error"] as? String == "InvalidParameter", "\(bad)")
+
+            try await f.stopDaemon()
+            #expect(try await host.ask(open)["reason"] as? String == "daemon-down")
+            try await f.startDaemon()
+            // The approval survived the restart (it is stored), and the host connects again.
+            let reopened = try await host.ask(open)
+            #expect(reopened["handled"] as? Bool == true, "\(reopened)")
+            #expect(reopened["app"] as? String == "com.example.Apartments")
+            #expect(try await f.run(["revoke-domain", "com.example.Apartments", "apartments.test"]).status == 0)
+            #expect(try await host.ask(open)["reason"] as? String == "not-verified")
         }
     }
 

@@ -146,6 +146,18 @@ public final class BrowserDriver: Sendable {
         try await command(["cmd": "text"])["text"] as? String ?? ""
     }
 
+    /// Waits until the current page has an element matching the CSS `selector`.
+    public func wait(for selector: String) async throws {
+        try await command(["cmd": "wait", "selector": selector])
+    }
+
+    /// Runs `script` in the current page as the page's own script (a returned promise is awaited);
+    /// its result as JSON text.
+    @discardableResult
+    public func script(_ script: String) async throws -> String {
+        try await command(["cmd": "script", "script": script])["result"] as? String ?? "null"
+    }
+
     /// Quits the browser and the driver.
     public func quit() async {
         _ = try? await command(["cmd": "quit"])

@@ -32,9 +32,20 @@ final class NativeHostDaemon: @unchecked Sendable {
             do {
                 let claims = try await linkClaims()
                 reverifyStale(claims)
-                return .claims(NativeHostPolicy.verifiedClaims(claims, names: appNames()))
+                return NativeHostPolicy.claimsReply(claims, names: appNames())
             } catch {
-                let (reason, detail) = Self.refusal(error)
+                let (reason, detail) = refusal(error)
+                return .unavailable(reason: reason, detail: detail)
+            }
+        case .approve(let appID, let domain), .revoke(let appID, let domain):
+            let approve = if case .approve = request { true } else { false }
+            do {
+                try await connected().setDomainVerification(
+                    appID: appID, domain: domain, verdict: approve ? DomainVerdict.approved.rawValue : DomainVerdict.unchecked.rawValue,
+                    detail: approve ? "approved by the user in the browser" : "approval revoked by the user in the browser")
+                return NativeHostPolicy.claimsReply(try await linkClaims(), names: appNames())
+            } catch {
+                let (reason, detail) = refusal(error)
                 return .unavailable(reason: reason, detail: detail)
             }
         case .open(let url, _):
@@ -47,7 +58,7 @@ final class NativeHostDaemon: @unchecked Sendable {
                     return .handled(appID: appID, invocationID: reply.invocationID)
                 }
             } catch {
-                let (reason, detail) = Self.refusal(error)
+                let (reason, detail) = refusal(error)
                 return .notHandled(reason: reason, detail: detail)
             }
         }
@@ -88,6 +99,17 @@ final class NativeHostDaemon: @unchecked Sendable {
         let made = try DeeplinkerProxy(busAddress: busAddress, timeout: Self.callTimeout)
         proxy = made
         return made
+    }
+
+    /// `Self.refusal(error)`; when the daemon cannot be reached the connection is dropped, so the
+    /// next message of this long-lived host connects again (the bus may have restarted).
+    private func refusal(_ error: DBusError) -> (reason: String, detail: String) {
+        let refusal = Self.refusal(error)
+        if refusal.reason == "daemon-down" {
+            proxy?.connection.close()
+            proxy = nil
+        }
+        return refusal
     }
 
     /// A failed daemon call as a reason and detail the extension can show: `daemon-down` when

@@ -12,9 +12,14 @@ struct NativeHostCommand: AsyncParsableCommand {
         discussion: """
             Reads messages on stdin and answers on stdout, each a 32-bit length in native byte
             order and then UTF-8 JSON (at most 64 MiB in, 1 MiB out):
-              {"type": "claims"}                      -> the verified (app, domain) claims
+              {"type": "claims"}                      -> the verified (or approved) claims, and apart
+                                                         the unverified ones, each with its verdict
               {"type": "open", "url": U, "from": P}   -> OpenURL("", U) if U's domain is verified
-                                                         for the app that claims it
+                                                         (or approved) for the app that claims it
+              {"type": "approve", "app": A, "domain": D}  -> records "approved", then the claims
+              {"type": "revoke", "app": A, "domain": D}   -> records "unchecked", then the claims
+            One host serves the extension's whole session: it answers each message in order and
+            reads the daemon's claims afresh for each, so a new verdict counts at once.
             A broken or unknown message gets {"type": "error", ...}; a length over the limit or
             input that ends inside a message ends the host (exit 15) with a message on stderr.
             It exits 0 when the browser closes stdin. Browsers start it through the wrapper that

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBusKit
 import DeeplinkerClient
+import DeeplinkerCore
 import FoundationEssentials
 
 /// `deeplinker status`: whether the daemon runs, and its version, uptime, owner, state, apps,
@@ -84,8 +85,10 @@ struct StatusCommand: AsyncParsableCommand {
         Output.line("  broken route files: \(broken.isEmpty ? "none" : String(broken.count))")
         for error in broken { Output.line("    \(error)") }
         if let claims = status.linkClaims {
-            let verified = claims.filter { $0.verdict == "verified" }.count
-            Output.line("  claimed domains:    \(claims.isEmpty ? "none" : "\(claims.count) (\(verified) verified)")")
+            let verified = claims.filter { $0.verdict == DomainVerdict.verified.rawValue }.count
+            let approved = claims.filter { $0.verdict == DomainVerdict.approved.rawValue }.count
+            let counts = "\(verified) verified" + (approved > 0 ? ", \(approved) approved by the user" : "")
+            Output.line("  claimed domains:    \(claims.isEmpty ? "none" : "\(claims.count) (\(counts))")")
             for line in DomainChecks.lines(claims) { Output.line("    " + line) }
         }
     }

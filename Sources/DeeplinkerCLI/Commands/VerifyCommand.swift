@@ -18,8 +18,9 @@ struct VerifyCommand: AsyncParsableCommand {
               not-listed   the file does not list it, or is not JSON of that form
               unreachable  DNS, TCP, TLS or HTTP failure (a redirect, a status other than 200,
                            a file over 128 KiB); an earlier verified verdict is kept for 30 days
+            A domain the user approved (`approve-domain`) is not fetched and stays approved.
             Prints one line per domain: app, domain, verdict (as the daemon now shows it), detail.
-            Exits 14 when a domain is not verified.
+            Exits 14 when a domain is neither verified nor approved.
 
             EXAMPLE:
               deeplinker verify com.bestrecipes.App
@@ -34,7 +35,10 @@ struct VerifyCommand: AsyncParsableCommand {
             if let appID, !known.contains(appID) {
                 throw CLIFailure(.unknownApp, "unknown app '\(appID)': no route file declares it")
             }
-            let claims = try await proxy.linkClaims().filter { appID == nil || $0.appID == appID }
+            // The user's approval stands whatever the site lists: such a domain is not fetched.
+            let claims = try await proxy.linkClaims().filter {
+                (appID == nil || $0.appID == appID) && $0.verdict != DomainVerdict.approved.rawValue
+            }
             let outcomes = try await DomainChecks.checkAndRecord(claims.map { ($0.appID, $0.domain) }, proxy: proxy)
             let checks = Dictionary(outcomes.map { ("\($0.appID) \($0.domain)", $0.verdict.rawValue) }) { a, _ in a }
             return try await proxy.linkClaims().filter { appID == nil || $0.appID == appID }.map {
@@ -48,7 +52,7 @@ struct VerifyCommand: AsyncParsableCommand {
         } else {
             for line in DomainChecks.lines(rows) { Output.line(line) }
         }
-        let failed = rows.filter { $0.verdict != DomainVerdict.verified.rawValue }
+        let failed = rows.filter { !DomainVerdict.handsOver($0.verdict) }
         if !failed.isEmpty {
             throw CLIFailure(
                 .domainNotVerified,

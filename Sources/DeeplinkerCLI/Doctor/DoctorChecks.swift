@@ -326,18 +326,26 @@ public enum DoctorChecks {
         }
     }
 
-    /// A domain's verdict and its age: verified passes; never checked, not listed or unreachable
-    /// fails with `deeplinker verify ID`.
+    /// A domain's verdict and its age: verified and approved pass; never checked, not listed or
+    /// unreachable fails with `deeplinker verify ID`.
     public static func domain(_ claim: LinkClaim, now: Int64) -> DoctorCheck {
         let name = "domain \(claim.appID) \(claim.domain)"
         let verify = "deeplinker verify \(claim.appID)"
         guard claim.checkedAt > 0 else {
             return .fail(name, "never verified: the browser extension does not hand its links over", fix: verify)
         }
-        let age = "checked \(ageText(seconds: max(0, now - claim.checkedAt) / 1_000_000)) ago"
+        let ago = "\(ageText(seconds: max(0, now - claim.checkedAt) / 1_000_000)) ago"
+        let age = "checked \(ago)"
         let detail = claim.detail.isEmpty ? "" : " (\(claim.detail))"
         if claim.verdict == "verified" { return .pass(name, "verified, \(age)") }
+        if claim.verdict == "approved" { return approvedDomain(name, claim, recorded: ago) }
         return .fail(name, "\(claim.verdict)\(detail), \(age)", fix: "publish https://\(claim.domain.hasPrefix("*.") ? String(claim.domain.dropFirst(2)) : claim.domain)/.well-known/deeplinker-app-links.json listing \(claim.appID), then \(verify)")
+    }
+
+    /// A domain the user approved (`approve-domain`): its links are handed over though the site
+    /// does not list the app, so it is reported as such, not as a failure.
+    static func approvedDomain(_ name: String, _ claim: LinkClaim, recorded ago: String) -> DoctorCheck {
+        .pass(name, "approved by the user, recorded \(ago) (the site is not checked; `deeplinker revoke-domain \(claim.appID) \(claim.domain)` takes it back)")
     }
 
     /// When the daemon cannot list claims (not running, or a daemon without `GetLinkClaims`).

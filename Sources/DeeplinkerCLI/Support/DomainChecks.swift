@@ -45,7 +45,9 @@ enum DomainChecks {
         let verdictWidth = rows.map(\.verdict.count).max() ?? 0
         func pad(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
         return rows.map { row in
-            let checked = row.checkedAtMicroseconds == 0 ? "" : " (checked \(Output.timestamp(row.checkedAtMicroseconds)))"
+            // The user's approval or revocation was recorded, not checked against the site.
+            let when = row.verdict == DomainVerdict.approved.rawValue || row.verdict == DomainVerdict.unchecked.rawValue ? "recorded" : "checked"
+            let checked = row.checkedAtMicroseconds == 0 ? "" : " (\(when) \(Output.timestamp(row.checkedAtMicroseconds)))"
             return (showApp ? pad(row.appID, appWidth) + "  " : "") + pad(row.domain, domainWidth) + "  " + pad(row.verdict, verdictWidth)
                 + "  " + row.detail + checked
         }

@@ -7,7 +7,8 @@ public struct NativeHostClaim: Sendable, Hashable {
     public var appID: String
     /// As written in the app's `domains` (`bestrecipes.com`, `*.bestrecipes.com`).
     public var domain: String
-    /// `verified`, `not-listed`, `unreachable`, or `unchecked` when never checked.
+    /// `verified`, `not-listed`, `unreachable`, `approved` (by the user), or `unchecked` when
+    /// never checked or revoked.
     public var verdict: String
     public var detail: String
     /// When it was last checked, µs since the epoch; 0 = never.
@@ -21,7 +22,8 @@ public struct NativeHostClaim: Sendable, Hashable {
         self.checkedAtMicroseconds = checkedAtMicroseconds
     }
 
-    public var isVerified: Bool { verdict == Self.verified }
+    /// Whether its links are handed over: `verified`, or `approved` by the user (SPEC §10).
+    public var isVerified: Bool { DomainVerdict.handsOver(verdict) }
 
     /// Whether this entry of `domains` covers `host` (normalised: lowercase, punycode), by the
     /// routing rules of §5 (`*.x` covers subdomains of `x`, not `x`).

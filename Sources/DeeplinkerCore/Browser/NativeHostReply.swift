@@ -1,7 +1,9 @@
 /// A message from the native host to the browser extension (SPEC §10), rendered as compact JSON.
 public enum NativeHostReply: Sendable, Hashable {
-    /// The verified claims, one per (app, domain); `name` is the app's display name.
-    case claims([Claim])
+    /// The verified claims (`verified`, or `approved` by the user), one per (app, domain), and
+    /// apart the `unverified` ones (for the popup, which offers their approval); each with its
+    /// verdict, `name` the app's display name. Also the answer to `approve` and `revoke`.
+    case claims([Claim], unverified: [Claim] = [])
     /// The app took the link.
     case handled(appID: String, invocationID: String)
     /// The browser should go on as usual; `reason` is `not-verified`, an error name (`NoApp`,
@@ -16,23 +18,34 @@ public enum NativeHostReply: Sendable, Hashable {
         public var appID: String
         public var name: String
         public var domain: String
+        /// As `GetLinkClaims` shows it: `verified` and `approved` are handed over.
+        public var verdict: String
+        public var detail: String
 
-        public init(appID: String, name: String, domain: String) {
+        public init(appID: String, name: String, domain: String, verdict: String = "verified", detail: String = "") {
             self.appID = appID
             self.name = name
             self.domain = domain
+            self.verdict = verdict
+            self.detail = detail
+        }
+
+        var json: JSONValue {
+            .object([
+                "app": .string(appID), "name": .string(name), "domain": .string(domain),
+                "verdict": .string(verdict), "detail": .string(detail),
+            ])
         }
     }
 
     /// The reply as a JSON value.
     public var json: JSONValue {
         switch self {
-        case .claims(let claims):
+        case .claims(let claims, let unverified):
             .object([
                 "type": .string("claims"),
-                "claims": .array(claims.map {
-                    .object(["app": .string($0.appID), "name": .string($0.name), "domain": .string($0.domain)])
-                }),
+                "claims": .array(claims.map(\.json)),
+                "unverified": .array(unverified.map(\.json)),
             ])
         case .handled(let appID, let invocationID):
             .object(["handled": .bool(true), "app": .string(appID), "invocation": .string(invocationID)])

@@ -4,6 +4,11 @@ public enum NativeHostRequest: Sendable, Hashable {
     case claims
     /// `{"type": "open", "url": U, "from": PAGE_URL}`: hand a clicked link to its app.
     case open(url: String, from: String?)
+    /// `{"type": "approve", "app": ID, "domain": D}`: the user approved the app for a domain it
+    /// claims (sent by the extension's popup only, after the user's click).
+    case approve(appID: String, domain: String)
+    /// `{"type": "revoke", "app": ID, "domain": D}`: the user took the approval back.
+    case revoke(appID: String, domain: String)
 
     /// Parses one payload; any problem is a non-fatal `NativeMessageError` naming it.
     public static func parse(_ payload: [UInt8]) throws(NativeMessageError) -> NativeHostRequest {
@@ -31,6 +36,14 @@ public enum NativeHostRequest: Sendable, Hashable {
             default: throw .invalidMessage("\"from\" is not a string")
             }
             return .open(url: url, from: from)
+        case "approve", "revoke":
+            guard case .string(let app)? = members["app"], !app.isEmpty else {
+                throw .invalidMessage("an \(type) message needs \"app\", a non-empty string")
+            }
+            guard case .string(let domain)? = members["domain"], !domain.isEmpty else {
+                throw .invalidMessage("an \(type) message needs \"domain\", a non-empty string")
+            }
+            return type == "approve" ? .approve(appID: app, domain: domain) : .revoke(appID: app, domain: domain)
         default:
             throw .unknownType(String(type.prefix(64)))
         }

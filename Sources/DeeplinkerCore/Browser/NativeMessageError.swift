@@ -43,7 +43,7 @@ public enum NativeMessageError: Error, Sendable, Hashable, CustomStringConvertib
             "the input ended after \(received) of \(expected) bytes of a message"
         case .invalidJSON(let reason): "the message is not valid JSON: \(reason)"
         case .invalidMessage(let reason): "invalid message: \(reason)"
-        case .unknownType(let type): "unknown message type \"\(type)\" (known: claims, open)"
+        case .unknownType(let type): "unknown message type \"\(type)\" (known: claims, open, approve, revoke)"
         case .replyTooLarge(let size, let limit): "the reply would be \(size) bytes, over the browser's limit of \(limit)"
         }
     }

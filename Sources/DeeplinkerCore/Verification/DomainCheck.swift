@@ -6,6 +6,24 @@ public enum DomainVerdict: String, Sendable, Hashable, CaseIterable {
     case notListed = "not-listed"
     /// The file could not be read: DNS, TCP, TLS or HTTP failure.
     case unreachable
+    /// The user gave the app this domain's links (`approve-domain`), whatever the site lists.
+    case approved
+    /// The user took an approval back (`revoke-domain`): as if never checked.
+    case unchecked
+
+    /// Whether the verdict is the outcome of fetching the association file (`verify`), which
+    /// never replaces the user's `approved`.
+    public var isCheckOutcome: Bool {
+        switch self {
+        case .verified, .notListed, .unreachable: true
+        case .approved, .unchecked: false
+        }
+    }
+
+    /// Whether links of the domain are handed to the app: `verified`, or `approved` by the user.
+    public static func handsOver(_ shown: String) -> Bool {
+        shown == verified.rawValue || shown == approved.rawValue
+    }
 }
 
 /// The latest check of one claim (an app and one of its `domains`), as the daemon stores it, and
@@ -35,14 +53,17 @@ public struct DomainCheck: Sendable, Hashable {
 
     /// The record after a check at `now` whose verdict is `verdict`: `verified` renews the grace,
     /// `not-listed` ends it (the site answered and does not list the app), `unreachable` leaves it.
+    /// A check's outcome never replaces the user's `approved` (the previous record is kept); only
+    /// `unchecked` (a revocation) or another approval does.
     public static func recording(
         _ verdict: DomainVerdict, detail: String, appID: String, domain: String, at now: Int64, previous: DomainCheck?
     ) -> DomainCheck {
+        if let previous, previous.verdict == .approved, verdict.isCheckOutcome { return previous }
         let verifiedAt: Int64 =
             switch verdict {
             case .verified: now
-            case .notListed: 0
-            case .unreachable: previous?.verifiedAt ?? 0
+            case .notListed, .unchecked: 0
+            case .unreachable, .approved: previous?.verifiedAt ?? 0
             }
         return DomainCheck(appID: appID, domain: domain, verdict: verdict, detail: detail, checkedAt: now, verifiedAt: verifiedAt)
     }

@@ -10,7 +10,8 @@ extension Daemon {
         .value(Out.LinkClaims(rows: core.linkClaims(scope: c.scope)))
     }
 
-    /// Records a check made by `deeplinker verify`, durably; replies once it is stored.
+    /// Records a check made by `deeplinker verify`, or the user's approval (`approved`) or its
+    /// revocation (`unchecked`), durably; replies once it is stored.
     static func setDomainVerification(_ a: In.DomainVerification, _ c: CallContext, _ core: isolated DaemonCore) throws(DeeplinkerError)
         -> Reply<Out.None>
     {
@@ -49,7 +50,7 @@ extension DaemonCore {
     /// `SetDomainVerification`: the app must be loaded and `domain` one of its `domains`.
     func recordDomainCheck(appID: String, domain: String, verdict: String, detail: String) throws(DeeplinkerError) -> PendingCommit {
         guard let parsed = DomainVerdict(rawValue: verdict) else {
-            throw .invalidParameter(name: "verdict", value: verdict, reason: "must be verified, not-listed or unreachable")
+            throw .invalidParameter(name: "verdict", value: verdict, reason: "must be verified, not-listed, unreachable, approved or unchecked")
         }
         guard registry.contains(appID) else { throw .unknownApp(appID) }
         let claimed = try registry.config(appID).domains
@@ -62,7 +63,11 @@ extension DaemonCore {
             parsed, detail: detail, appID: appID, domain: claim.domain, at: configuration.clock.nowMicroseconds(),
             previous: domainChecks[claim])
         domainChecks[claim] = check
-        logger.info("domain check: \(appID) \(claim.domain) \(verdict)\(detail.isEmpty ? "" : ": \(detail)")")
+        if check.verdict != parsed {
+            logger.info("domain check: \(appID) \(claim.domain) \(verdict) not recorded: the user approved it")
+        } else {
+            logger.info("domain check: \(appID) \(claim.domain) \(verdict)\(detail.isEmpty ? "" : ": \(detail)")")
+        }
         return store.enqueue([.domainCheck(check)])
     }
 }

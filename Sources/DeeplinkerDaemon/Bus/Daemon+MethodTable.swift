@@ -72,11 +72,11 @@ extension Daemon {
             handler: setFocusedApp),
         DaemonMethod(
             "GetLinkClaims", In.None.self, Out.LinkClaims.self, access: .everyone,
-            "Each app's claimed domains with the verdict of their last check (verified, not-listed, unreachable; unchecked with checked_at 0).",
+            "Each app's claimed domains with the verdict of their last check (verified, not-listed, unreachable) or the user's (approved); unchecked with checked_at 0 when never checked.",
             handler: getLinkClaims),
         DaemonMethod(
             "SetDomainVerification", In.DomainVerification.self, Out.None.self, access: .hostOnly,
-            "Records a check of an app's domain made by deeplinker verify; unreachable keeps an earlier verified verdict for 30 days.",
+            "Records a check of an app's domain made by deeplinker verify (unreachable keeps an earlier verified verdict for 30 days), the user's approval (approved) or its revocation (unchecked); a check never replaces approved.",
             handler: setDomainVerification),
     ]
 

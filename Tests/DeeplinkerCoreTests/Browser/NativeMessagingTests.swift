@@ -58,6 +58,10 @@ import Testing
             == .open(url: "https://a.example/x", from: "https://b.example/"))
         #expect(try NativeHostRequest.parse(Array(#"{"type":"open","url":"https://a.example/x","from":null,"extra":[1]}"#.utf8))
             == .open(url: "https://a.example/x", from: nil))
+        #expect(try NativeHostRequest.parse(Array(#"{"type":"approve","app":"com.a.App","domain":"a.example"}"#.utf8))
+            == .approve(appID: "com.a.App", domain: "a.example"))
+        #expect(try NativeHostRequest.parse(Array(#"{"type":"revoke","app":"com.a.App","domain":"*.a.example"}"#.utf8))
+            == .revoke(appID: "com.a.App", domain: "*.a.example"))
     }
 
     @Test(arguments: [
@@ -72,6 +76,9 @@ import Testing
         (#"{"type":"open","url":""}"#, "invalid-message"),
         (#"{"type":"open","url":"https://a.example/","from":5}"#, "invalid-message"),
         (#"{"type":"launch"}"#, "unknown-type"),
+        (#"{"type":"approve","app":"com.a.App"}"#, "invalid-message"),
+        (#"{"type":"revoke","domain":"a.example"}"#, "invalid-message"),
+        (#"{"type":"approve","app":"","domain":"a.example"}"#, "invalid-message"),
     ])
     func badMessagesAreNamed(text: String, code: String) {
         let bytes: [UInt8] = text == "\u{FF}" ? [0xFF] : Array(text.utf8)
@@ -92,11 +99,11 @@ import Testing
             == #"{"detail":"no route for \"x\"\n\u0001\u2028","handled":false,"reason":"NoRoute"}"#)
         let decoded = try JSONSerialization.jsonObject(with: Data(refused.payload)) as? [String: Any]
         #expect(decoded?["detail"] as? String == "no route for \"x\"\n\u{1}\u{2028}")
-        let claims = NativeHostReply.claims([.init(appID: "com.a.App", name: "Ä \"App\"", domain: "*.a.example")])
+        let claims = NativeHostReply.claims([.init(appID: "com.a.App", name: "Ä \"App\"", domain: "*.a.example", verdict: "approved", detail: "d")])
         #expect(String(decoding: claims.payload, as: UTF8.self)
-            == #"{"claims":[{"app":"com.a.App","domain":"*.a.example","name":"Ä \"App\""}],"type":"claims"}"#)
+            == #"{"claims":[{"app":"com.a.App","detail":"d","domain":"*.a.example","name":"Ä \"App\"","verdict":"approved"}],"type":"claims","unverified":[]}"#)
         #expect(Array(NativeHostReply.error(.unknownType("x")).framed().dropFirst(4))
-            == Array(#"{"detail":"unknown message type \"x\" (known: claims, open)","error":"unknown-type","type":"error"}"#.utf8))
+            == Array(#"{"detail":"unknown message type \"x\" (known: claims, open, approve, revoke)","error":"unknown-type","type":"error"}"#.utf8))
     }
 
     @Test func aReplyOverOneMebibyteBecomesAnErrorReply() {
@@ -119,12 +126,24 @@ import Testing
         NativeHostClaim(appID: "com.example.Fresh", domain: "fresh.test", verdict: ""),
         NativeHostClaim(appID: "com.a.One", domain: "shared.test", verdict: "verified"),
         NativeHostClaim(appID: "com.b.Two", domain: "shared.test", verdict: "verified"),
+        NativeHostClaim(appID: "com.example.Mail", domain: "mail.test", verdict: "approved", detail: "approved by the user"),
+        NativeHostClaim(appID: "com.example.Mail", domain: "*.mail.test", verdict: "unchecked", detail: "approval revoked by the user", checkedAtMicroseconds: 5),
     ]
 
     @Test func aVerifiedDomainOpensItsApp() {
         #expect(NativeHostPolicy.decide(url: "https://bestrecipes.test/recipe/12", claims: claims) == .open(appID: "com.bestrecipes.App"))
         #expect(NativeHostPolicy.decide(url: "https://BestRecipes.TEST/recipe/12", claims: claims) == .open(appID: "com.bestrecipes.App"))
         #expect(NativeHostPolicy.decide(url: "https://www.bestrecipes.test/", claims: claims) == .open(appID: "com.bestrecipes.App"))
+    }
+
+    @Test func aDomainTheUserApprovedOpensItsAppAsAVerifiedOneDoes() {
+        #expect(NativeHostPolicy.decide(url: "https://mail.test/inbox", claims: claims) == .open(appID: "com.example.Mail"))
+        guard case .refuse(let reason, let detail) = NativeHostPolicy.decide(url: "https://www.mail.test/inbox", claims: claims) else {
+            Issue.record("a revoked approval still opens the app")
+            return
+        }
+        #expect(reason == "not-verified")
+        #expect(detail.contains("*.mail.test is unchecked (approval revoked by the user)"), "\(detail)")
     }
 
     @Test func aWildcardCoversSubdomainsOnly() {
@@ -157,14 +176,27 @@ import Testing
         #expect(actualDetail.contains(detail), "\(actualDetail)")
     }
 
-    @Test func theClaimsListIsVerifiedOnlyWithNames() {
-        let listed = NativeHostPolicy.verifiedClaims(claims + [claims[0]], names: ["com.bestrecipes.App": "Best Recipes"])
-        #expect(listed == [
-            .init(appID: "com.a.One", name: "com.a.One", domain: "shared.test"),
-            .init(appID: "com.b.Two", name: "com.b.Two", domain: "shared.test"),
-            .init(appID: "com.bestrecipes.App", name: "Best Recipes", domain: "*.bestrecipes.test"),
-            .init(appID: "com.bestrecipes.App", name: "Best Recipes", domain: "bestrecipes.test"),
+    @Test func theClaimsListHasEveryClaimWithItsVerdictAndName() {
+        let listed = NativeHostPolicy.browserClaims(claims + [claims[0]], names: ["com.bestrecipes.App": "Best Recipes"])
+        #expect(listed.map { "\($0.appID) \($0.name) \($0.domain) \($0.verdict)" } == [
+            "com.a.One com.a.One shared.test verified",
+            "com.b.Two com.b.Two shared.test verified",
+            "com.bestrecipes.App Best Recipes *.bestrecipes.test verified",
+            "com.bestrecipes.App Best Recipes bestrecipes.test verified",
+            "com.example.Apartments com.example.Apartments *.apartments.test unreachable",
+            "com.example.Apartments com.example.Apartments apartments.test not-listed",
+            "com.example.Fresh com.example.Fresh fresh.test unchecked",
+            "com.example.Mail com.example.Mail *.mail.test unchecked",
+            "com.example.Mail com.example.Mail mail.test approved",
         ])
+        #expect(listed.first { $0.domain == "apartments.test" }?.detail == "the file lists com.other.App")
+        // The reply keeps the verified ones (and the approved) apart from the rest.
+        guard case .claims(let verified, let unverified) = NativeHostPolicy.claimsReply(claims, names: [:]) else {
+            Issue.record("not a claims reply")
+            return
+        }
+        #expect(verified.map(\.domain) == ["shared.test", "shared.test", "*.bestrecipes.test", "bestrecipes.test", "mail.test"])
+        #expect(unverified.map(\.domain) == ["*.apartments.test", "apartments.test", "fresh.test", "*.mail.test"])
     }
 
     @Test func verifiedClaimsOlderThanSevenDaysAreCheckedAgain() {
@@ -176,6 +208,8 @@ import Testing
             NativeHostClaim(appID: "com.b.Fresh", domain: "b.test", verdict: "verified", checkedAtMicroseconds: now - 6 * day),
             NativeHostClaim(appID: "com.c.Refused", domain: "c.test", verdict: "not-listed", checkedAtMicroseconds: now - 30 * day),
             NativeHostClaim(appID: "com.d.Never", domain: "d.test", verdict: "", checkedAtMicroseconds: 0),
+            // An approval is the user's, not the site's: there is nothing to check again.
+            NativeHostClaim(appID: "com.e.Approved", domain: "e.test", verdict: "approved", checkedAtMicroseconds: now - 30 * day),
         ]
         #expect(NativeHostPolicy.appsToReverify(claims, now: now) == ["com.a.Old"])
         #expect(NativeHostPolicy.appsToReverify(claims, now: now - 2 * day).isEmpty)

@@ -82,6 +82,32 @@ struct DomainVerificationMethodTests {
         }
     }
 
+    @Test("approved (the user's) is handed over; verify's outcomes never replace it; unchecked (a revocation) does, and approving again works")
+    func approval() async throws {
+        let clock = TestClock()
+        try await InProcessDaemon.withDaemon(shipped: [Self.recipes], clock: clock) { (d: InProcessDaemon) async throws in
+            try await Self.set(d, "bestrecipes.com", "not-listed", "the file lists com.other.App only")
+            clock.advance(.seconds(5))
+            try await Self.set(d, "bestrecipes.com", "approved", "approved by the user")
+            let approvedAt = clock.nowMicroseconds()
+            for verdict in ["verified", "not-listed", "unreachable"] {
+                clock.advance(.seconds(5))
+                try await Self.set(d, "bestrecipes.com", verdict, "a later check")
+                let claim = try await Self.claim(d, "bestrecipes.com")
+                #expect(claim.verdict == "approved" && claim.detail == "approved by the user" && claim.checkedAt == approvedAt, "after \(verdict): \(claim)")
+            }
+            try await Self.set(d, "bestrecipes.com", "unchecked", "approval revoked by the user")
+            var claim = try await Self.claim(d, "bestrecipes.com")
+            #expect(claim.verdict == "unchecked" && claim.detail == "approval revoked by the user")
+            // After a revocation a check counts again.
+            try await Self.set(d, "bestrecipes.com", "not-listed", "still not listed")
+            #expect(try await Self.claim(d, "bestrecipes.com").verdict == "not-listed")
+            try await Self.set(d, "bestrecipes.com", "approved", "again")
+            claim = try await Self.claim(d, "bestrecipes.com")
+            #expect(claim.verdict == "approved" && claim.detail == "again")
+        }
+    }
+
     @Test("a bad verdict, an unknown app and a domain the app does not claim are refused naming the value")
     func refusals() async throws {
         try await InProcessDaemon.withDaemon(shipped: [Self.recipes]) { (d: InProcessDaemon) async throws in
