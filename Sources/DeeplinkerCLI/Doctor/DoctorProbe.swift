@@ -92,7 +92,7 @@ struct DoctorProbe {
         }
 
         let domainApps = configs.filter { !$0.domains.isEmpty }.map(\.appID)
-        checks.append(DoctorChecks.browserHosts(domainApps: domainApps, manifests: manifests(), isExecutable: Self.isExecutable))
+        checks.append(DoctorChecks.browserHosts(domainApps: domainApps, manifests: manifests() + systemManifests(), isExecutable: Self.isExecutable))
 
         if !domainApps.isEmpty {
             switch await bus.linkClaims() {
