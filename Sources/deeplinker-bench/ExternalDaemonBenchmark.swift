@@ -28,15 +28,15 @@ enum ExternalDaemonBenchmark {
             bus = try PrivateBus()
             let base = stateRoot.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
             root = base.appendingPathComponent("deeplinker-bench-ext-\(UUID().uuidString.prefix(8))")
-            let configDir = root.appendingPathComponent("config")
-            try BenchRouteFile.install(from: routeFile, into: configDir)
+            // Started as users start it (SPEC §9): no flags but the bus, the default level, the
+            // route file and state where a user's are.
             var environment = ProcessInfo.processInfo.environment
-            environment["DEEPLINKER_LOG_LEVEL"] = environment["DEEPLINKER_BENCH_LOG_LEVEL"] ?? "warning"
+            for (key, value) in try ExternalDaemonBenchmark.defaultStartEnvironment(root: root, routeFile: routeFile) { environment[key] = value }
+            if let level = environment["DEEPLINKER_BENCH_LOG_LEVEL"] { environment["DEEPLINKER_LOG_LEVEL"] = level }
             environment.removeValue(forKey: "WATCHDOG_USEC")
             environment.removeValue(forKey: "NOTIFY_SOCKET")
             process = try ChildProcess(
-                executable: binary,
-                arguments: ["--config-dir", configDir.path, "--state-dir", root.appendingPathComponent("state").path, "--bus-address", bus.address],
+                executable: binary, arguments: ["--bus-address", bus.address],
                 environment: environment, standardInput: .null, standardOutput: .null, standardError: .null)
             client = try DBusConnection(address: bus.address)
             try await ExternalDaemonBenchmark.waitForName(client, process: process)
@@ -61,6 +61,14 @@ enum ExternalDaemonBenchmark {
             bus.stop()
             try? FileManager.default.removeItem(at: root)
         }
+    }
+
+    /// The environment of a daemon started with no flags: `XDG_CONFIG_HOME` holding the bench's
+    /// route file in `deeplinker/apps`, `XDG_STATE_HOME` for the database, both under `root`.
+    static func defaultStartEnvironment(root: URL, routeFile: String) throws -> [String: String] {
+        let configHome = root.appendingPathComponent("config-home")
+        try BenchRouteFile.install(from: routeFile, into: configHome.appendingPathComponent("deeplinker/apps"))
+        return ["XDG_CONFIG_HOME": configHome.path, "XDG_STATE_HOME": root.appendingPathComponent("state-home").path]
     }
 
     static func run(binary: String, routeFile: String, stateRoot: String?, options: BenchOptions, table: ResultTable) async throws {

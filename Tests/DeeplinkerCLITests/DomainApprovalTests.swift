@@ -7,7 +7,7 @@ import Testing
 /// `approve-domain` and `revoke-domain` (SPEC §7, §10 "Approved by the user") against a real
 /// daemon: the verdict `approved` is recorded, shown by `status` and `apps --json`, kept by
 /// `verify`, reported by `doctor` as such, and taken back as `unchecked`.
-@Suite(.enabled(if: LinkVerification.isInDaemon, "\(LinkVerification.missingReason)"))
+@Suite
 struct DomainApprovalTests {
     static let app = "com.example.Apartments"
 

@@ -323,4 +323,25 @@ struct InstallTests {
             #expect(Self.tree(prefix).isEmpty)
         }
     }
+
+    @Test("a staged install (--destdir, as scripts/package makes) puts the files under the stage and names only the prefix; /usr gets zsh's vendor folder")
+    func stagedInstallNamesThePrefix() async throws {
+        try await TemporaryDirectory.with(prefix: "deeplinker-install") { directory in
+            let stage = directory.path + "/stage"
+            let result = try await Self.install(["--prefix", "/usr", "--destdir", stage], home: directory.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            let expected = Self.installedFiles(prefix: "/usr", unitDirectory: "lib/systemd/user")
+                .map { $0.replacing("/share/zsh/site-functions/", with: "/share/zsh/vendor-completions/") }
+            #expect(Self.tree(stage) == expected.map { String($0.dropFirst()) }.sorted())
+            let unit = try TestFiles.read(stage + "/usr/lib/systemd/user/deeplinkerd.service")
+            #expect(unit.contains("\nExecStart=/usr/bin/deeplinkerd\n"))
+            #expect(try TestFiles.read(stage + "/usr/lib/systemd/user/deeplinker-focus.service").contains("\nExecStart=/usr/bin/deeplinker focus-watch\n"))
+            #expect(try TestFiles.read(stage + "/usr/share/dbus-1/services/org.deeplinker.Deeplinker1.service").contains("\nExec=/usr/bin/deeplinkerd\n"))
+            // No file names the stage (a build path), and sourced completions carry no #! line.
+            for file in Self.tree(stage) where !file.hasPrefix("usr/bin/") {
+                #expect(!(try TestFiles.read(stage + "/" + file)).contains(directory.path), "\(file)")
+            }
+            #expect(!(try TestFiles.read(stage + "/usr/share/bash-completion/completions/deeplinker")).hasPrefix("#!"))
+        }
+    }
 }

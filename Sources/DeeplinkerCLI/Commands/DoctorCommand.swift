@@ -16,7 +16,8 @@ struct DoctorCommand: AsyncParsableCommand {
             exists; when that entry is DBusActivatable, the D-Bus service file of its bus name
             ID.deeplinker runs a program that exists, and the daemon owns the name (or the bus can
             start it); the app's entry and Deeplinker's override agree; ready = "focus" apps have a
-            working focus backend; the browser hosts are installed; each domain's verdict and age.
+            working focus backend; the browser hosts are installed (by install-browser, or for every
+            user by the deeplinker package); each domain's verdict and age.
 
             Never changes anything and never starts the daemon. Exits 0 when every check passes,
             12 when one fails. --json prints one list of {name, ok, detail, fix}.

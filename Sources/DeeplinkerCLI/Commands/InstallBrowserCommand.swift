@@ -29,6 +29,9 @@ struct InstallBrowserCommand: ParsableCommand {
             $XDG_DATA_HOME/deeplinker/native-host, which runs `deeplinker native-host` by the
             absolute path of this program (or --exec PATH). Then load Browser/extension/ in the
             browser (docs/browser.md). Undo with `deeplinker uninstall-browser`.
+            With the deeplinker package installed, the hosts are already there for every user
+            (/etc/chromium/, /etc/opt/chrome/, /usr/lib/mozilla/native-messaging-hosts/); this
+            command then says so, and its user copies take precedence.
 
             EXAMPLE:
               deeplinker install-browser --browser chromium
@@ -43,13 +46,18 @@ struct InstallBrowserCommand: ParsableCommand {
     struct JSONOutput: Codable {
         var wrapper: String
         var manifests: [String: String]
+        /// Browsers whose host a system-wide manifest (the package's) already provides, and its path.
+        var systemWide: [String: String]
     }
 
     func run() throws {
         let hosts = try BrowserHosts.current()
         let executable = try DesktopInstallation.executable(option: executable)
         try BrowserHosts.write(BrowserHosts.wrapper(executable: executable), to: hosts.wrapperPath, executable: true)
-        var output = JSONOutput(wrapper: hosts.wrapperPath, manifests: [:])
+        let systemWide = BrowserHosts.systemWide(browser.browsers)
+        var output = JSONOutput(
+            wrapper: hosts.wrapperPath, manifests: [:],
+            systemWide: Dictionary(uniqueKeysWithValues: systemWide.map { ($0.browser.rawValue, $0.path) }))
         for browser in browser.browsers {
             let path = hosts.manifestPath(browser)
             try BrowserHosts.write(BrowserHosts.manifest(browser, wrapperPath: hosts.wrapperPath), to: path, executable: false)
@@ -58,6 +66,7 @@ struct InstallBrowserCommand: ParsableCommand {
         if options.json { return Output.json(output) }
         Output.line("wrote \(hosts.wrapperPath)")
         for browser in browser.browsers { Output.line("wrote \(output.manifests[browser.rawValue]!)") }
+        for (browser, path) in systemWide { Output.line(BrowserHosts.systemWideNote(browser, path: path)) }
     }
 }
 

@@ -275,16 +275,29 @@ public enum DoctorChecks {
         public var path: String
         /// nil when the file is missing.
         public var text: String?
+        /// A manifest for every user (the Debian package's), not one `install-browser` wrote.
+        public var systemWide: Bool
 
-        public init(browser: String, path: String, text: String?) {
+        public init(browser: String, path: String, text: String?, systemWide: Bool = false) {
             self.browser = browser
             self.path = path
             self.text = text
+            self.systemWide = systemWide
+        }
+
+        /// `chromium`, or `chromium (system-wide)`.
+        var label: String { systemWide ? browser + " (system-wide)" : browser }
+        /// What puts this manifest right.
+        var fix: String {
+            systemWide
+                ? "sudo apt install --reinstall deeplinker (or deeplinker install-browser --browser \(browser) for a copy of your own)"
+                : "deeplinker install-browser --browser \(browser)"
         }
     }
 
-    /// At least one browser's host manifest is installed, and every installed one names a
-    /// program that exists. Skipped when no app claims an https domain.
+    /// At least one browser's host manifest is installed (by `install-browser`, or system-wide by
+    /// the package), and every installed one names a program that exists. Skipped when no app
+    /// claims an https domain.
     public static func browserHosts(domainApps: [String], manifests: [HostManifest], isExecutable: (String) -> Bool) -> DoctorCheck {
         let name = "browser hosts"
         guard !domainApps.isEmpty else { return .pass(name, "no app claims https domains") }
@@ -295,15 +308,15 @@ public enum DoctorChecks {
         struct Manifest: Decodable { var path: String? }
         for manifest in installed {
             guard let object = try? JSONDecoder().decode(Manifest.self, from: Data(manifest.text!.utf8)) else {
-                return .fail(name, "\(manifest.path) is not a JSON object", fix: "deeplinker install-browser --browser \(manifest.browser)")
+                return .fail(name, "\(manifest.path) is not a JSON object", fix: manifest.fix)
             }
             let program = object.path ?? ""
             guard program.hasPrefix("/"), isExecutable(program) else {
                 return .fail(name, "\(manifest.path) names \(program.isEmpty ? "no path" : program), which does not exist",
-                             fix: "deeplinker install-browser --browser \(manifest.browser)")
+                             fix: manifest.fix)
             }
         }
-        return .pass(name, installed.map(\.browser).joined(separator: ", "))
+        return .pass(name, installed.map(\.label).joined(separator: ", "))
     }
 
     // MARK: Domains

@@ -107,7 +107,7 @@ struct DoctorProbe {
         }
 
         let domainApps = configs.filter { !$0.domains.isEmpty }.map(\.appID)
-        let hostManifests = manifests()
+        let hostManifests = manifests() + systemManifests()
         checks.append(DoctorChecks.browserHosts(domainApps: domainApps, manifests: hostManifests, isExecutable: Self.isExecutable))
         if !domainApps.isEmpty, let wrappers = DoctorChecks.browserHostWrappers(hostWrappers(hostManifests), isExecutable: Self.isExecutable) {
             checks.append(wrappers)
