@@ -54,7 +54,7 @@ struct RouteDirectoryTests {
             #expect(result.configs.keys.sorted() == ["com.a.App"])
             #expect(result.failedAppIDs == ["com.b.App"])
             #expect(result.errors.count == 2)
-            #expect(result.errors.contains { $0.description == dir + "/com.b.App.toml:2:1: bogus: unknown key \"bogus\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, pending-ttl, raise, ready, restore-last-route, routes, schemes, shortcuts, targets)" })
+            #expect(result.errors.contains { $0.description == dir + "/com.b.App.toml:2:1: bogus: unknown key \"bogus\" (expected one of: dedupe-window, deliver-command, delivery, delivery-timeout, domains, fallback-target, launch, lifecycle-senders, max-attempts, name, notifications, open, pending-ttl, raise, ready, restore-last-route, routes, schemes, shortcuts, targets)" })
             #expect(result.errors.contains { $0.file.hasSuffix("not-an-id.toml") })
         }
     }
