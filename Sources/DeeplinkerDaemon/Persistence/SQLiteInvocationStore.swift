@@ -119,7 +119,10 @@ public final class SQLiteInvocationStore: InvocationStore {
     }
 
     public func enqueue(_ changes: [StoreChange]) -> PendingCommit {
-        committer.submit(changes)
+        // Nothing to store is nothing to promise: no transaction, no sync (start-up's recovery
+        // often has no change, and its sync would be on the way to the first reply).
+        guard !changes.isEmpty else { return .committed() }
+        return committer.submit(changes)
     }
 
     public func scheduleCommits(on scheduler: @escaping CommitScheduler) {
