@@ -16,13 +16,14 @@ import Synchronization
 /// has covered the log. The log file then stays below ``boundBytes`` (unless a reader holds an old
 /// snapshot through whole checkpoints, which the daemon's short reads never do).
 final class WALGauge: Sendable {
-    /// A checkpoint runs after the sync once the log holds this many frames (4 KiB pages): 2 MiB.
-    static let checkpointFrames = 512
-    /// Past this many frames (8 MiB) commits wait for a checkpoint.
-    static let holdFrames = 2_048
-    /// The bound on the `-wal` file: the hold limit, plus one batch of up to 512 frames (a batch of
-    /// 64 invocations writes about 40), in frames of 24 + 4,096 bytes after a 32-byte header.
-    static let boundBytes = 32 + (holdFrames + 512) * (24 + 4_096)
+    /// A checkpoint runs after the sync once the log holds this many frames (4 KiB pages): 1 MiB.
+    static let checkpointFrames = 256
+    /// Past this many frames (4 MiB) commits wait for a checkpoint.
+    static let holdFrames = 1_024
+    /// The bound on the `-wal` file, 8.05 MiB: the hold limit plus one batch of up to 1,024 frames
+    /// (a batch of 200 invocations writes about 450), in frames of 24 + 4,096 bytes after a 32-byte
+    /// header.
+    static let boundBytes = 32 + (holdFrames + 1_024) * (24 + 4_096)
 
     /// Frames in the log after the last commit (SQLite's WAL hook).
     private let frames = Atomic<Int>(0)
