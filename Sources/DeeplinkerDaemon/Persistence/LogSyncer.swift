@@ -16,9 +16,10 @@ import TaskThreads
 final class LogSyncer: @unchecked Sendable {
     /// Makes everything written so far durable.
     typealias Sync = @Sendable () throws -> Void
-    /// Runs after each successful sync, on the sync thread (the checkpoint); a ``StoreError/syncFailed(path:reason:)``
+    /// Runs after each successful sync, on the sync thread (the checkpoint), told whether commits
+    /// wait for the next sync (a checkpoint would delay their replies); a ``StoreError/syncFailed(path:reason:)``
     /// it throws is fatal like the sync's own.
-    typealias AfterSync = @Sendable () throws(StoreError) -> Void
+    typealias AfterSync = @Sendable (_ othersWaiting: Bool) throws(StoreError) -> Void
 
     private let condition = ThreadCondition()
     private let sync: Sync
@@ -136,7 +137,7 @@ final class LogSyncer: @unchecked Sendable {
             }
             for commit in group { commit.resolve(outcome) }
             do throws(StoreError) {
-                try afterSync?()
+                try afterSync?(condition.withLock { !waiting.isEmpty })
             } catch {
                 if case .syncFailed = error {
                     fail(error, [])

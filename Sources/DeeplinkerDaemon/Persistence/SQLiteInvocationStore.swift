@@ -70,8 +70,10 @@ public final class SQLiteInvocationStore: InvocationStore {
         let handlers = failureHandlers
         syncer = LogSyncer(
             beforeSync: beforeSync,
-            afterSync: { () throws(StoreError) in
-                guard gauge.checkpointDue else { return }
+            afterSync: { (othersWaiting: Bool) throws(StoreError) in
+                // Between syncs when the log is quiet; under steady writes once it is half-way to
+                // the hold, rather than hold the writes later.
+                guard gauge.checkpointDue, !othersWaiting || gauge.frameCount >= WALGauge.holdFrames / 2 else { return }
                 defer { committerBox.withLock { $0 }?.resume() }
                 do throws(StoreError) {
                     let (frames, _) = try checkpointer.checkpoint()
