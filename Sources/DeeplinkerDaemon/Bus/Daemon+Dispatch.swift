@@ -69,6 +69,8 @@ extension DaemonCore {
             }
         case .pending(let promise):
             promise.whenResolved { send($0, respond) }
+        case .relayed(let result):
+            respond(result)
         }
     }
 }

@@ -65,6 +65,7 @@ extension Reply {
         case .now(let result, let then): Reply<T>(kind: .now(result.map(transform), then: then))
         case .afterCommit(let result, let commit): .afterCommit(result.map(transform), commit)
         case .pending(let promise): .pending(promise.map(transform))
+        case .relayed(let result): Reply<T>(kind: .relayed(result.map(transform)))
         }
     }
 }

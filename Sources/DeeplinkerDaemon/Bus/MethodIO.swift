@@ -48,6 +48,11 @@ struct ArgumentReader {
         return items
     }
 
+    /// A raw value of any signature (`av`, …): the handler decides what it holds.
+    mutating func raw(_ name: String, _ signature: String) -> DBusValue {
+        next(name, signature)
+    }
+
     mutating func uint32(_ name: String) -> UInt32 {
         next(name, "u").uint32Value ?? 0
     }
@@ -77,6 +82,8 @@ struct Reply<Output: Sendable>: Sendable {
         case afterCommit(Result<Output, DeeplinkerError>, PendingCommit)
         /// Sent as the reply the handler resolves `promise` with.
         case pending(ReplyPromise<Output>)
+        /// An answer already in D-Bus form, relayed (a handler entry's, made of `Invoke`'s answers).
+        case relayed(Result<Output, DBusError>)
     }
 
     let kind: Kind
