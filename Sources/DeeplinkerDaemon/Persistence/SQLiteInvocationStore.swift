@@ -63,7 +63,7 @@ public final class SQLiteInvocationStore: InvocationStore {
         let limit = self.historyLimit
         let gauge = WALGauge()
         self.gauge = gauge
-        try pool.writeWithoutTransaction { db in gauge.install(on: db.sqliteConnection) }
+        pool.writeWithoutTransaction { db in gauge.install(on: db.sqliteConnection) }
         let checkpointer = WALCheckpointer(databasePath: path)
         self.checkpointer = checkpointer
         let committerBox = LockedValue<GroupCommitter?>(nil)
