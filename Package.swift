@@ -143,7 +143,9 @@ let package = Package(
                 "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient", "DeeplinkerProtocol", "DeeplinkerRouteFiles",
                 "DeeplinkerTestSupport", "TaskThreads",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // A real schema-v4 state directory, read by path (`V4UpgradeTests`).
+            exclude: ["Persistence/Fixtures"]
         ),
         .testTarget(
             name: "DeeplinkerCLITests",

@@ -76,6 +76,18 @@ extension Daemon {
         }
     }
 
+    /// ``call(_:_:as:sender:)`` whose answer goes to `respond` on the bus thread, the moment the
+    /// dispatcher sends it (tests of what happens before and after a reply).
+    public func call(
+        _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1",
+        respond: @escaping @Sendable (Result<[DBusValue], DBusError>) -> Void
+    ) {
+        guard let method = Self.methodsByName[member] else {
+            return respond(.failure(DBusError(name: DBusError.unknownMethodName, message: "no method '\(member)'")))
+        }
+        core.onLoop { core in core.dispatch(method, arguments: arguments, sender: sender, caller: caller, respond: respond) }
+    }
+
     /// Calls `org.freedesktop.Application.<member>` on `appID`'s scheme handler entry in process,
     /// as the bus does: through `Invoke`'s entry of the one dispatcher.
     public func callHandlerEntry(

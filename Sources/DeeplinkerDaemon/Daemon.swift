@@ -39,30 +39,33 @@ public final class Daemon: Service, Sendable {
     }
 
     /// Serves until cancelled or shut down gracefully; throws ``DaemonError/busLost`` at once when
-    /// the bus connection goes away (SPEC §4: never linger unreachable).
+    /// the bus connection goes away (SPEC §4: never linger unreachable), and
+    /// ``DaemonError/syncFailed(_:)`` when a sync of the database failed (SPEC §9).
     public func run() async throws {
-        let lost = AsyncStream<Void>.makeStream()
-        connection.onDisconnect { lost.continuation.yield() }
-        if connection.isClosed { lost.continuation.yield() }
+        // Ends the service at once: the bus went away (nil), or a sync failed (SPEC §9).
+        let lost = AsyncStream<(any Error)?>.makeStream()
+        connection.onDisconnect { lost.continuation.yield(nil) }
+        if connection.isClosed { lost.continuation.yield(nil) }
+        store.whenSyncFails { lost.continuation.yield($0) }
         let notifier = core.vitals.notifier
         core.onLoop { core in
             // Serving since `buildDaemon` took the name.
             core.vitals.notifier.notify("READY=1")
             core.reportStatus()
         }
-        let busLost = await withTaskGroup(of: Void.self) { group in
+        let (busLost, syncFailure) = await withTaskGroup(of: Void.self) { group -> (Bool, (any Error)?) in
             group.addTask { await self.sweep() }
             group.addTask { await self.keepWatchdogFed() }
-            // Returns on cancellation, graceful shutdown (false) or a lost bus (true).
-            let busLost = await cancelWhenGracefulShutdown {
-                for await _ in lost.stream { return true }
-                return false
+            // Returns on cancellation, graceful shutdown (nil) or a lost bus or failed sync.
+            let ended: (any Error)?? = await cancelWhenGracefulShutdown {
+                for await reason in lost.stream { return .some(reason) }
+                return nil
             }
             notifier.notify("STOPPING=1")
-            if busLost {
-                logger.critical("lost the connection to the bus; exiting")
-            } else {
-                logger.info("shutting down")
+            switch ended {
+            case .some(nil): logger.critical("lost the connection to the bus; exiting")
+            case .some(.some(let error)): logger.critical("a sync of the state database failed, exiting: \(error)")
+            case nil: logger.info("shutting down")
             }
             watcher.stop()
             core.sweeps.finish()
@@ -71,7 +74,14 @@ public final class Daemon: Service, Sendable {
             connection.unexport(path: DeeplinkerAPI.objectPath)
             core.onLoop { core in core.unexportHandlerEntries() }
             group.cancelAll()
-            return busLost
+            if case .some(.none) = ended { return (true, nil) }
+            return (false, ended ?? nil)
+        }
+        if let syncFailure {
+            // Nothing more is acknowledged and nothing is checkpointed or closed: the next start's
+            // recovery keeps what is really on disk.
+            connection.close()
+            throw DaemonError.syncFailed("\(syncFailure)")
         }
         // Deliveries, launches and raises in flight may finish (an acknowledgement is stored)
         // within the shutdown time; the rest are cut off when the connection closes: their

@@ -5,6 +5,9 @@ public enum DaemonError: Error, CustomStringConvertible {
     case storage(String)
     /// The bus connection went away while serving (the bus stopped or dropped us).
     case busLost
+    /// A sync of the state database failed (SPEC §9): nothing more is acknowledged; a restart
+    /// recovers what is on disk.
+    case syncFailed(String)
 
     public var description: String {
         switch self {
@@ -13,6 +16,7 @@ public enum DaemonError: Error, CustomStringConvertible {
         case .busUnavailable(let why): "cannot connect to the bus: \(why)"
         case .storage(let why): "cannot open the state database: \(why)"
         case .busLost: "lost the connection to the bus"
+        case .syncFailed(let why): "the state database could not be synced, stopping: \(why)"
         }
     }
 }

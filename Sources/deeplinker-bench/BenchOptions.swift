@@ -63,7 +63,7 @@ struct BenchOptions: Sendable {
                    built: its CPU per call beside dbus-daemon's, idle RSS and wake-ups, a run without fsync;
                    then the table of the performance goals
           routing  the route-matching benchmark
-          coldstart  bus activation of deeplinkerd to its first reply (goal ≤ 15 ms)
+          coldstart  bus activation of deeplinkerd to its first reply (goal ≤ 10 ms)
           callers  the first call of a new connection (caller lookup) against later calls (cached caller)
           focus    X11 focus change → route delivered through focus-watch, beside BecameActive → delivered
                    (Xvfb + openbox + GTK3 windows; goal p50 ≤ BecameActive + 5 ms); --backend gnome: a

@@ -85,7 +85,8 @@ extension Deeplinkerd {
         do {
             try await group.run()
         } catch {
-            // Lost the bus: exit non-zero at once so the service manager or bus activation restarts us.
+            // Lost the bus, or a sync of the database failed (SPEC §9): exit non-zero at once so the
+            // service manager or bus activation restarts us.
             privateBus?.stop()
             FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
             return 1

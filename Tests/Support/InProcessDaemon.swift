@@ -16,15 +16,20 @@ public final class InProcessDaemon: Sendable {
     public let configDir: String
     /// Every message the daemon sent (signals, method calls to apps), in order.
     public let sent = Recorder<DBusMessage>()
+    /// What left the daemon, in order: `sent <member>` for each message, `reply <member>` for each
+    /// answer to ``send(_:_:as:sender:)``, as it happened on the bus thread.
+    public let timeline = Recorder<String>()
+    /// The store: with ``MemoryInvocationStore/Mode/stepped`` the test writes and syncs.
+    public let store: MemoryInvocationStore
 
     private let root: String
     private let task: LockedValue<Task<Void, Never>?> = LockedValue(nil)
 
     public static func withDaemon<T>(
         routeFiles: [String: String] = [:], shipped: [String] = [], clock: TestClock? = nil,
-        _ body: (InProcessDaemon) async throws -> T
+        store: MemoryInvocationStore = MemoryInvocationStore(), _ body: (InProcessDaemon) async throws -> T
     ) async throws -> T {
-        let fixture = try await InProcessDaemon(routeFiles: routeFiles, shipped: shipped, clock: clock)
+        let fixture = try await InProcessDaemon(routeFiles: routeFiles, shipped: shipped, clock: clock, store: store)
         do {
             let result = try await body(fixture)
             await fixture.stop()
@@ -35,7 +40,8 @@ public final class InProcessDaemon: Sendable {
         }
     }
 
-    private init(routeFiles: [String: String], shipped: [String], clock: TestClock?) async throws {
+    private init(routeFiles: [String: String], shipped: [String], clock: TestClock?, store: MemoryInvocationStore) async throws {
+        self.store = store
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-router-\(UUID().uuidString.prefix(12))")
         configDir = root + "/config"
         try FileManager.default.createDirectory(atPath: configDir, withIntermediateDirectories: true)
@@ -46,9 +52,10 @@ public final class InProcessDaemon: Sendable {
         var configuration = DaemonConfiguration(
             configDirectory: configDir, stateDirectory: root + "/state", environment: ["XDG_DATA_HOME": root + "/data"],
             clock: clock ?? SystemEngineClock())
-        configuration.store = MemoryInvocationStore()
-        let sent = self.sent
+        configuration.store = store
+        let (sent, timeline) = (self.sent, self.timeline)
         daemon = try await Daemon.inProcess(configuration, logger: Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() }) {
+            timeline.put("sent \($0.member ?? "?")")
             sent.put($0)
         }
         let daemon = self.daemon
@@ -60,6 +67,20 @@ public final class InProcessDaemon: Sendable {
         _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
     ) async -> Result<[DBusValue], DBusError> {
         await daemon.call(member, arguments, as: caller, sender: sender)
+    }
+
+    /// Calls `member` without waiting: its answer is put in ``timeline`` (`reply <member>`) the moment
+    /// it is sent, and in the returned recorder.
+    public func send(
+        _ member: String, _ arguments: [DBusValue], as caller: Caller = .host, sender: String = ":1.1"
+    ) -> Recorder<Result<[DBusValue], DBusError>> {
+        let answer = Recorder<Result<[DBusValue], DBusError>>()
+        let timeline = self.timeline
+        daemon.call(member, arguments, as: caller, sender: sender) { result in
+            timeline.put("reply \(member)")
+            answer.put(result)
+        }
+        return answer
     }
 
     /// Calls `org.freedesktop.Application.<member>` on `appID`'s scheme handler entry, as `caller`.

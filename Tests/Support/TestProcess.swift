@@ -158,6 +158,9 @@ public final class TestProcess: Sendable {
 
     public func signal(_ number: Int32) { child.signal(number) }
 
+    /// The process id (for `/proc` and tools that attach to it).
+    public var processIdentifier: Int32 { child.processIdentifier }
+
     /// Kills the process (SIGKILL: a child may block SIGTERM) and reaps it.
     public func stop() {
         child.kill()

@@ -21,8 +21,9 @@ extension Daemon {
     }
 
     static func setAppState(_ a: In.AppState, _ c: CallContext, _ core: isolated DaemonCore) throws(DeeplinkerError) -> Reply<Out.None> {
-        try core.setAppState(a.appID, state: a.state, sender: c.sender)
-        return .value(Out.None())
+        // SPEC §3: it replies before any delivery it frees starts (the app may be single-threaded).
+        let deliver = try core.setAppState(a.appID, state: a.state, sender: c.sender)
+        return .value(Out.None(), then: deliver)
     }
 
     static func listApps(_ a: In.None, _ c: CallContext, _ core: isolated DaemonCore) -> Reply<Out.AppIDs> {
@@ -48,12 +49,23 @@ extension Daemon {
                 promise.resolve(.failure(.storageFailed("history could not be read: \(error)")))
             }
         }
-        return .later(promise)
+        return .pending(promise)
     }
 
     static func setShortcuts(_ a: In.Shortcuts, _ c: CallContext, _ core: isolated DaemonCore) throws(DeeplinkerError) -> Reply<Out.None> {
         let commit = try core.setShortcuts(appID: a.appID, types: a.types)
-        return .afterCommit(.success(Out.None()), commit, beforeReply: core.rewriteDesktopActions(appID: a.appID, types: a.types))
+        // Once durable, the written desktop entry gets the shortcuts as its actions (SPEC §8), on a
+        // thread of the pool (neither the bus thread nor the sync thread writes it); then the reply.
+        let rewrite = core.rewriteDesktopActions(appID: a.appID, types: a.types)
+        let promise = ReplyPromise<Out.None>()
+        commit.whenResolved { outcome in
+            guard case .success = outcome else { return promise.resolve(.afterCommit(.success(Out.None()), commit)) }
+            Task.detached {
+                rewrite()
+                promise.resolve(.afterCommit(.success(Out.None()), commit))
+            }
+        }
+        return .pending(promise)
     }
 
     static func postNotification(_ a: In.Notification, _ c: CallContext, _ core: isolated DaemonCore) throws(DeeplinkerError)
@@ -67,15 +79,13 @@ extension Daemon {
                 // The id is remembered before the reply, so a click right behind it routes.
                 core.onLoop { core in
                     let commit = core.rememberNotification(id: id, appID: a.appID, payload: a.payload)
-                    commit.whenResolved { outcome in
-                        promise.resolve(outcome.map { Out.NotificationID(id: id) }.mapError { .storageFailed("\($0)") })
-                    }
+                    promise.resolve(.afterCommit(.success(Out.NotificationID(id: id)), commit))
                 }
             case .failure(let error):
                 promise.resolve(.failure(.unsupported("the notification server refused: \(error.name): \(error.message)")))
             }
         }
-        return .later(promise)
+        return .pending(promise)
     }
 
     static func reload(_ a: In.None, _ c: CallContext, _ core: isolated DaemonCore) -> Reply<Out.None> {
@@ -83,6 +93,6 @@ extension Daemon {
         let promise = ReplyPromise<Out.None>()
         // Answered once new apps' names are watched: the caller may start one right away.
         core.afterNameWatches { promise.resolve(result) }
-        return .later(promise)
+        return .pending(promise)
     }
 }

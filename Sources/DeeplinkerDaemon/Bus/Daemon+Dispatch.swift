@@ -45,30 +45,32 @@ extension DaemonCore {
             let scope = try method.access.check(method.name, caller: caller, arguments: arguments)
             reply = method.run(arguments, CallContext(sender: sender, caller: caller, scope: scope), self)
         } catch {
-            reply = Reply(kind: .now(.failure(error)))
+            reply = .now(.failure(error))
         }
         Self.send(reply, respond)
     }
 
-    /// Sends a handler's reply, once: at once, after its commit (a failed commit answers
-    /// `StorageFailed`: nothing was promised durable), or when the handler resolves it.
+    /// Sends a handler's reply, once: at once (then its follow-up step), after its commit (a failed
+    /// commit answers `StorageFailed`: nothing was promised durable), or as the handler's later reply.
     nonisolated static func send(_ reply: Reply<[DBusValue]>, _ respond: @escaping Respond) {
         switch reply.kind {
-        case .now(let result):
+        case .now(let result, let then):
             respond(result.mapError(\.dbusError))
-        case .afterCommit(let result, let commit, let beforeReply):
+            then?()
+        case .afterCommit(let result, let commit):
             // Registered after the change's effects: its `InvocationChanged` signals go out first.
             commit.whenResolved { outcome in
                 switch outcome {
                 case .success:
-                    beforeReply?()
                     respond(result.mapError(\.dbusError))
                 case .failure(let error):
                     respond(.failure(DeeplinkerError.storageFailed("\(error)").dbusError))
                 }
             }
-        case .later(let promise):
-            promise.whenResolved { result in respond(result.mapError(\.dbusError)) }
+        case .pending(let promise):
+            promise.whenResolved { send($0, respond) }
+        case .relayed(let result):
+            respond(result)
         }
     }
 }

@@ -16,7 +16,7 @@ extension Daemon {
         -> Reply<Out.None>
     {
         let commit = try core.recordDomainCheck(appID: a.appID, domain: a.domain, verdict: a.verdict, detail: a.detail)
-        return .afterCommit(.success(Out.None()), commit, beforeReply: nil)
+        return .afterCommit(.success(Out.None()), commit)
     }
 }
 
@@ -62,12 +62,17 @@ extension DaemonCore {
         let check = DomainCheck.recording(
             parsed, detail: detail, appID: appID, domain: claim.domain, at: configuration.clock.nowMicroseconds(),
             previous: domainChecks[claim])
-        domainChecks[claim] = check
         if check.verdict != parsed {
             logger.info("domain check: \(appID) \(claim.domain) \(verdict) not recorded: the user approved it")
         } else {
             logger.info("domain check: \(appID) \(claim.domain) \(verdict)\(detail.isEmpty ? "" : ": \(detail)")")
         }
-        return store.enqueue([.domainCheck(check)])
+        // Memory changes with the commit (SPEC §6): a refused write leaves the verdict as it was.
+        let commit = store.enqueue([.domainCheck(check)])
+        commit.whenWritten { outcome in
+            guard case .success = outcome else { return }
+            self.onLoop { $0.domainChecks[claim] = check }
+        }
+        return commit
     }
 }

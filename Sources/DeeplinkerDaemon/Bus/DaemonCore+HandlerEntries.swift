@@ -10,9 +10,10 @@ import Synchronization
 /// - `Open(as uris, a{sv} platform_data)`: each URI as `Invoke(app, "url", uri, platform_data)`;
 /// - `Activate(a{sv} platform_data)`: `Invoke(app, "launch", "", platform_data)` (an icon launch);
 /// - `ActivateAction`: `Unsupported` (the handler entry has no actions).
-/// Each goes through the one dispatcher with the `Invoke` entry of the method table, so the access
-/// column, the rate limit, the activation token (`activation-token`, `desktop-startup-id`) and the
-/// reply after the commit are exactly `Invoke`'s.
+/// These are a second method table (``handlerEntryMethods(appID:)``), served by the same
+/// dispatcher with the same one exit; each handler calls the dispatcher again with the `Invoke`
+/// entry of the main table, so the access column, the rate limit, the activation token
+/// (`activation-token`, `desktop-startup-id`) and the reply after the commit are exactly `Invoke`'s.
 extension DaemonCore {
     /// Owns the handler names of exactly the configured apps with schemes, and serves their
     /// objects: called on start and whenever the registry changes. The name requests go out in
@@ -72,15 +73,15 @@ extension DaemonCore {
         }
     }
 
-    /// The object at the handler name's path: `org.freedesktop.Application`, answered through `Invoke`.
+    /// The object at the handler name's path: `org.freedesktop.Application`, its methods the
+    /// entries of ``handlerEntryMethods(appID:)``, dispatched like the main table's.
     private func handlerObject(name: String, appID: String) -> DBusObject {
-        let data = DBusArgument("platform_data", "a{sv}")
-        func method(_ member: String, _ inputs: [DBusArgument], _ documentation: String) -> DBusMethod {
-            DBusMethod(member, in: inputs, documentation: documentation) { [self] call in
+        let methods = Self.handlerEntryMethods(appID: appID).map { method in
+            DBusMethod(method.name, in: method.inputs, documentation: method.documentation) { [self] call in
                 onLoop { core in
                     // Open is Invoke of URLs: open to everyone, it need not wait for the caller.
-                    core.withCaller(call.sender, callerIndependent: member == "Open") { core, caller in
-                        core.handlerEntryCall(appID: appID, member: member, arguments: call.arguments, sender: call.sender, caller: caller) { result in
+                    core.withCaller(call.sender, callerIndependent: method.name == "Open") { core, caller in
+                        core.dispatch(method, arguments: call.arguments, sender: call.sender, caller: caller) { result in
                             switch result {
                             case .success: call.reply()
                             case .failure(let error): call.fail(error)
@@ -91,47 +92,56 @@ extension DaemonCore {
             }
         }
         return DBusObject(path: DeeplinkerBus.objectPath(forAppID: name), interfaces: [
-            DBusInterface(DeeplinkerBus.applicationInterface, methods: [
-                method("Activate", [data], "An icon launch of the app (Invoke with source launch)."),
-                method("Open", [DBusArgument("uris", "as"), data], "Routes each URI (Invoke with source url)."),
-                method("ActivateAction", [DBusArgument("action_name", "s"), DBusArgument("parameter", "av"), data],
-                       "Unsupported: the handler entry has no actions."),
-            ])
+            DBusInterface(DeeplinkerBus.applicationInterface, methods: methods)
         ])
     }
 
-    /// One call on a handler entry, as `Invoke` calls through the dispatcher; answers once every
-    /// invocation it made is answered: the first refusal, else success.
+    /// One call on a handler entry, in process as the bus makes it: through the entry's method of
+    /// the second table and the one dispatcher (an unknown member is `UnknownMethod`).
     func handlerEntryCall(
         appID: String, member: String, arguments: [DBusValue], sender: String, caller: Caller, respond: @escaping Respond
     ) {
-        let invoke = Daemon.methodsByName["Invoke"]!
-        let app = DBusValue.string(appID)
-        let entry = DeeplinkerBus.handlerName(forAppID: appID)
-        let signature = arguments.map(\.signature).joined()
-        guard let expected = Self.handlerEntrySignatures[member] else {
+        guard let method = Self.handlerEntryMethods(appID: appID).first(where: { $0.name == member }) else {
+            let entry = DeeplinkerBus.handlerName(forAppID: appID)
             return respond(.failure(DBusError(name: DBusError.unknownMethodName, message: "\(entry) has no method '\(member)'")))
         }
-        guard signature == expected else {
-            return respond(.failure(.invalidArgs("\(member) on \(entry) takes arguments '\(expected)', not '\(signature)'")))
-        }
-        switch member {
-        case "Open":
-            let uris = arguments[0].stringArray ?? []
-            let answers = HandlerAnswers(count: uris.count, respond: respond)
-            for uri in uris {
-                dispatch(invoke, arguments: [app, .string("url"), .string(uri), arguments[1]], sender: sender, caller: caller) { answers.add($0) }
-            }
-        case "Activate":
-            dispatch(invoke, arguments: [app, .string("launch"), .string(""), arguments[0]], sender: sender, caller: caller) { respond($0.map { _ in [] }) }
-        default:
-            let action = arguments[0].stringValue ?? ""
-            respond(.failure(DeeplinkerError.unsupported("ActivateAction '\(action)' on \(entry): the handler entry has no actions").dbusError))
-        }
+        dispatch(method, arguments: arguments, sender: sender, caller: caller, respond: respond)
     }
 
-    /// The methods of `org.freedesktop.Application` a handler entry answers, with their signatures.
-    nonisolated static let handlerEntrySignatures = ["Open": "asa{sv}", "Activate": "a{sv}", "ActivateAction": "sava{sv}"]
+    /// The second method table: `org.freedesktop.Application` on `appID`'s handler entry. Open to
+    /// everyone here; each `Invoke` it makes is checked (access, rate limit) as its own call.
+    nonisolated static func handlerEntryMethods(appID: String) -> [DaemonMethod] {
+        let app = DBusValue.string(appID)
+        let entry = DeeplinkerBus.handlerName(forAppID: appID)
+        return [
+            DaemonMethod("Activate", In.EntryActivate.self, Out.None.self, access: .everyone,
+                "An icon launch of the app (Invoke with source launch).") { a, c, core in
+                core.invokeForEntry([[app, .string("launch"), .string(""), a.platformData]], c)
+            },
+            DaemonMethod("Open", In.EntryOpen.self, Out.None.self, access: .everyone,
+                "Routes each URI (Invoke with source url).") { a, c, core in
+                core.invokeForEntry(a.uris.map { [app, .string("url"), .string($0), a.platformData] }, c)
+            },
+            DaemonMethod("ActivateAction", In.EntryAction.self, Out.None.self, access: .everyone,
+                "Unsupported: the handler entry has no actions.") { a, _, _ throws(DeeplinkerError) in
+                throw .unsupported("ActivateAction '\(a.action)' on \(entry): the handler entry has no actions")
+            },
+        ]
+    }
+
+    /// Dispatches `Invoke` once per argument list, as the caller of `context`; answers once every
+    /// one is answered: the first refusal, else success.
+    func invokeForEntry(_ calls: [[DBusValue]], _ context: CallContext) -> Reply<Out.None> {
+        let invoke = Daemon.methodsByName["Invoke"]!
+        let promise = ReplyPromise<Out.None>()
+        let answers = HandlerAnswers(count: calls.count) { result in
+            promise.resolve(Reply(kind: .relayed(result.map { _ in Out.None() })))
+        }
+        for arguments in calls {
+            dispatch(invoke, arguments: arguments, sender: context.sender, caller: context.caller) { answers.add($0) }
+        }
+        return .pending(promise)
+    }
 }
 
 /// Collects the answers of an `Open` with several URIs and replies once, after the last.

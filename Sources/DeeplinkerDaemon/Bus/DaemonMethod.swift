@@ -47,13 +47,13 @@ struct DaemonMethod: Sendable {
                 // An oversized argument of an invocation for a configured app is recorded as `rejected`.
                 guard let refusalSource, let app = values.first?.stringValue, !app.isEmpty,
                     app.utf8.count <= Limits.stringArgumentBytes
-                else { return Reply(kind: .now(.failure(error))) }
+                else { return .now(.failure(error)) }
                 return .afterCommit(.failure(error), core.reject(appID: app, source: refusalSource(values), error: error))
             }
             do throws(DeeplinkerError) {
                 return try handler(input, context, core).map(\.values)
             } catch {
-                return Reply(kind: .now(.failure(error)))
+                return .now(.failure(error))
             }
         }
     }
@@ -62,9 +62,10 @@ struct DaemonMethod: Sendable {
 extension Reply {
     func map<T: Sendable>(_ transform: @escaping @Sendable (Output) -> T) -> Reply<T> {
         switch kind {
-        case .now(let result): Reply<T>(kind: .now(result.map(transform)))
-        case .afterCommit(let result, let commit, let before): .afterCommit(result.map(transform), commit, beforeReply: before)
-        case .later(let promise): .later(promise.map(transform))
+        case .now(let result, let then): Reply<T>(kind: .now(result.map(transform), then: then))
+        case .afterCommit(let result, let commit): .afterCommit(result.map(transform), commit)
+        case .pending(let promise): .pending(promise.map(transform))
+        case .relayed(let result): Reply<T>(kind: .relayed(result.map(transform)))
         }
     }
 }

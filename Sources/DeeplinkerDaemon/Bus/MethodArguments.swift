@@ -8,6 +8,35 @@ enum In {
         init(_ reader: inout ArgumentReader) {}
     }
 
+    /// `org.freedesktop.Application.Activate` on a handler entry.
+    struct EntryActivate: MethodInput {
+        static let arguments = [DBusArgument("platform_data", "a{sv}")]
+        let platformData: DBusValue
+        init(_ r: inout ArgumentReader) { platformData = r.variants("platform_data") }
+    }
+
+    /// `org.freedesktop.Application.Open` on a handler entry.
+    struct EntryOpen: MethodInput {
+        static let arguments = [DBusArgument("uris", "as"), DBusArgument("platform_data", "a{sv}")]
+        let uris: [String]
+        let platformData: DBusValue
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
+            uris = try r.strings("uris")
+            platformData = r.variants("platform_data")
+        }
+    }
+
+    /// `org.freedesktop.Application.ActivateAction` on a handler entry.
+    struct EntryAction: MethodInput {
+        static let arguments = [DBusArgument("action_name", "s"), DBusArgument("parameter", "av"), DBusArgument("platform_data", "a{sv}")]
+        let action: String
+        init(_ r: inout ArgumentReader) throws(DeeplinkerError) {
+            action = try r.string("action_name")
+            _ = r.raw("parameter", "av")
+            _ = r.variants("platform_data")
+        }
+    }
+
     struct App: MethodInput {
         static let arguments = [DBusArgument("app_id", "s")]
         let appID: String

@@ -48,6 +48,11 @@ struct ArgumentReader {
         return items
     }
 
+    /// A raw value of any signature (`av`, …): the handler decides what it holds.
+    mutating func raw(_ name: String, _ signature: String) -> DBusValue {
+        next(name, signature)
+    }
+
     mutating func uint32(_ name: String) -> UInt32 {
         next(name, "u").uint32Value ?? 0
     }
@@ -64,57 +69,72 @@ struct ArgumentReader {
     }
 }
 
-/// What a handler returns: its result now, its result once a change is durable (every reply of
-/// an invocation, a refusal that was recorded included), or its result later (a store read, the
-/// notification server's answer). The dispatcher sends it, exactly once.
+/// What a handler returns, and so the order of what follows the call: its result now (and then a
+/// step that must come after the reply: `SetAppState`'s deliveries, SPEC §3), its result once a
+/// change is durable (every reply of an invocation, a refusal that was recorded included), or a
+/// reply the handler gives later (a store read, another service's answer), itself one of these.
+/// The dispatcher sends it, exactly once (`DaemonCore.send`).
 struct Reply<Output: Sendable>: Sendable {
     enum Kind: Sendable {
-        case now(Result<Output, DeeplinkerError>)
-        /// Sent once `commit` resolved; `beforeReply` runs first when it succeeded.
-        case afterCommit(Result<Output, DeeplinkerError>, PendingCommit, beforeReply: (@Sendable () -> Void)?)
-        /// Sent when the handler resolves `promise`.
-        case later(ReplyPromise<Output>)
+        /// Sent now; `then` runs right after it is sent.
+        case now(Result<Output, DeeplinkerError>, then: (@Sendable () -> Void)?)
+        /// Sent once `commit` is durable (`StorageFailed` if it is not).
+        case afterCommit(Result<Output, DeeplinkerError>, PendingCommit)
+        /// Sent as the reply the handler resolves `promise` with.
+        case pending(ReplyPromise<Output>)
+        /// An answer already in D-Bus form, relayed (a handler entry's, made of `Invoke`'s answers).
+        case relayed(Result<Output, DBusError>)
     }
 
     let kind: Kind
 
-    static func value(_ output: Output) -> Reply { Reply(kind: .now(.success(output))) }
+    static func value(_ output: Output) -> Reply { Reply(kind: .now(.success(output), then: nil)) }
 
-    static func afterCommit(
-        _ result: Result<Output, DeeplinkerError>, _ commit: PendingCommit, beforeReply: (@Sendable () -> Void)? = nil
-    ) -> Reply {
-        Reply(kind: .afterCommit(result, commit, beforeReply: beforeReply))
+    static func now(_ result: Result<Output, DeeplinkerError>) -> Reply { Reply(kind: .now(result, then: nil)) }
+
+    /// `output` now, then `step` once the reply is sent.
+    static func value(_ output: Output, then step: @escaping @Sendable () -> Void) -> Reply {
+        Reply(kind: .now(.success(output), then: step))
     }
 
-    static func later(_ promise: ReplyPromise<Output>) -> Reply { Reply(kind: .later(promise)) }
+    static func afterCommit(_ result: Result<Output, DeeplinkerError>, _ commit: PendingCommit) -> Reply {
+        Reply(kind: .afterCommit(result, commit))
+    }
+
+    static func pending(_ promise: ReplyPromise<Output>) -> Reply { Reply(kind: .pending(promise)) }
 }
 
 /// A reply a handler gives later (a store read, another service's answer): resolved once, by the
-/// handler, from any thread; the dispatcher attaches the sending of it.
+/// handler, from any thread, with the ``Reply`` to send; the dispatcher attaches the sending of it.
 final class ReplyPromise<Output: Sendable>: Sendable {
     private struct State {
-        var result: Result<Output, DeeplinkerError>?
-        var onResult: (@Sendable (Result<Output, DeeplinkerError>) -> Void)?
+        var reply: Reply<Output>?
+        var onReply: (@Sendable (Reply<Output>) -> Void)?
     }
 
     private let state = Mutex(State())
 
     init() {}
 
-    func resolve(_ result: Result<Output, DeeplinkerError>) {
-        let waiting = state.withLock { state -> (@Sendable (Result<Output, DeeplinkerError>) -> Void)? in
-            guard state.result == nil else { return nil }
-            state.result = result
-            return state.onResult
+    func resolve(_ reply: Reply<Output>) {
+        let waiting = state.withLock { state -> (@Sendable (Reply<Output>) -> Void)? in
+            guard state.reply == nil else { return nil }
+            state.reply = reply
+            return state.onReply
         }
-        waiting?(result)
+        waiting?(reply)
     }
 
-    /// Calls `body` with the result: now if resolved, else when it is.
-    func whenResolved(_ body: @escaping @Sendable (Result<Output, DeeplinkerError>) -> Void) {
-        let ready = state.withLock { state -> Result<Output, DeeplinkerError>? in
-            if state.result == nil { state.onResult = body }
-            return state.result
+    /// Resolves with a result sent at once.
+    func resolve(_ result: Result<Output, DeeplinkerError>) {
+        resolve(.now(result))
+    }
+
+    /// Calls `body` with the reply: now if resolved, else when it is.
+    func whenResolved(_ body: @escaping @Sendable (Reply<Output>) -> Void) {
+        let ready = state.withLock { state -> Reply<Output>? in
+            if state.reply == nil { state.onReply = body }
+            return state.reply
         }
         if let ready { body(ready) }
     }

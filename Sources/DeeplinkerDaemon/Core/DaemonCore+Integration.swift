@@ -39,11 +39,15 @@ extension DaemonCore {
         return config.name ?? appID
     }
 
-    /// Remembers a posted notification durably.
+    /// Remembers a posted notification durably; in memory once its write commits (SPEC §6).
     func rememberNotification(id: UInt32, appID: String, payload: String) -> PendingCommit {
         let posted = PostedNotification(id: id, appID: appID, payload: payload, postedAt: engine.now)
-        postedNotifications[id] = posted
-        return store.enqueue([.notificationPosted(posted)])
+        let commit = store.enqueue([.notificationPosted(posted)])
+        commit.whenWritten { outcome in
+            guard case .success = outcome else { return }
+            self.onLoop { $0.postedNotifications[id] = posted }
+        }
+        return commit
     }
 
     /// `ActivationToken(id, token)`: kept for the `ActionInvoked` that follows.
@@ -73,8 +77,12 @@ extension DaemonCore {
     /// `NotificationClosed`: forgets the notification.
     func notificationClosed(_ id: UInt32) {
         notificationTokens[id] = nil
-        guard postedNotifications.removeValue(forKey: id) != nil else { return }
-        _ = store.enqueue([.notificationClosed(id: id)])
+        guard postedNotifications[id] != nil else { return }
+        // Forgotten once that is committed: a refused write keeps it (SPEC §6).
+        store.enqueue([.notificationClosed(id: id)]).whenWritten { outcome in
+            guard case .success = outcome else { return }
+            self.onLoop { $0.postedNotifications[id] = nil }
+        }
     }
 }
 

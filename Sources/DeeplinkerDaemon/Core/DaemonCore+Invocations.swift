@@ -121,14 +121,16 @@ extension DaemonCore {
         return engine.state(of: appID)
     }
 
-    /// `SetAppState`: answered as soon as the engine took it; deliveries follow after the commit.
-    func setAppState(_ appID: String, state: String, sender: String) throws(DeeplinkerError) {
+    /// `SetAppState`: answered as soon as the engine took it; returns the step the dispatcher runs
+    /// after the reply, which lets the deliveries it freed go (once their commit is written too).
+    func setAppState(_ appID: String, state: String, sender: String) throws(DeeplinkerError) -> @Sendable () -> Void {
         try requireKnown(appID)
         guard let parsed = AppState(rawValue: state), parsed != .notRunning else {
             throw .invalidParameter(name: "state", value: state, reason: "must be active, inactive or background")
         }
         // SPEC §3: it replies before any delivery starts (the app may be single-threaded).
-        apply(try engine.setAppState(parsed, appID: appID, sender: sender), deliveryAfterReply: true)
+        let id = applyHeld(try engine.setAppState(parsed, appID: appID, sender: sender))
+        return { self.onLoop { $0.release(id) } }
     }
 
     /// A lifecycle signal from `sender` on an app's object path; refused senders are ignored.
@@ -155,8 +157,13 @@ extension DaemonCore {
     /// `SetShortcuts`: publishes exactly these configured shortcuts, durably.
     func setShortcuts(appID: String, types: [String]) throws(DeeplinkerError) -> PendingCommit {
         _ = try registry.shortcutsToPublish(appID: appID, types: types)
-        published[appID] = types
-        return store.enqueue([.shortcuts(appID: appID, types: types)])
+        // Published once the write commits (SPEC §6): a refused write leaves the set as it was.
+        let commit = store.enqueue([.shortcuts(appID: appID, types: types)])
+        commit.whenWritten { outcome in
+            guard case .success = outcome else { return }
+            self.onLoop { $0.published[appID] = types }
+        }
+        return commit
     }
 
     /// Periodic TTL sweep.

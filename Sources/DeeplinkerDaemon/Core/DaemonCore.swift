@@ -32,7 +32,8 @@ actor DaemonCore {
     /// Activation tokens from `ActivationToken`, by notification id, until the click arrives.
     var notificationTokens: [UInt32: String] = [:]
     /// Effect batches (signals, deliveries, launches) waiting for their commit, in apply order.
-    var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?)] = []
+    /// `held`: also waiting for the reply it follows (``release(_:)``).
+    var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?, held: Bool)] = []
     var nextBatchID: UInt64 = 0
     /// The name watch of each configured app; nil while it is being started.
     var nameWatches: [String: NameWatch?] = [:]
@@ -95,30 +96,43 @@ actor DaemonCore {
     }
 
     /// Stores the changes the effects carry, in order, and queues the rest to run once the commit
-    /// is written (a delivery does not wait for the fsync: SPEC §6's `delivering` is in the
-    /// database before it is sent). Returns the commit so a method can reply once it is durable.
-    /// A delivery among the effects is recorded at once and goes out before this returns, unless
-    /// `deliveryAfterReply` (the caller's reply must go first: SPEC §3, `SetAppState`).
+    /// is written (a delivery does not wait for the fsync: SPEC §6's `delivering` is recorded once
+    /// committed). Returns the commit so a method can reply once it is durable.
     @discardableResult
-    func apply(_ effects: [EngineEffect], deliveryAfterReply: Bool = false) -> PendingCommit {
-        let commit = store.enqueue(effects: effects, recording: deliveryAfterReply ? .atDrain : .atOnce)
-        guard !effects.isEmpty else { return commit }
+    func apply(_ effects: [EngineEffect]) -> PendingCommit {
+        applyEffects(effects, held: false).commit
+    }
+
+    /// ``apply(_:)`` whose effects also wait for ``release(_:)`` (the caller's reply goes first:
+    /// SPEC §3, `SetAppState`); returns the batch's id.
+    func applyHeld(_ effects: [EngineEffect]) -> UInt64 {
+        applyEffects(effects, held: true).id
+    }
+
+    /// Lets a held batch's effects run (once its commit, and every earlier batch's, is known).
+    func release(_ id: UInt64) {
+        if let index = awaitingCommit.firstIndex(where: { $0.id == id }) { awaitingCommit[index].held = false }
+        runSettledEffects()
+    }
+
+    private func applyEffects(_ effects: [EngineEffect], held: Bool) -> (commit: PendingCommit, id: UInt64) {
+        let commit = store.enqueue(effects: effects)
+        nextBatchID += 1
+        let id = nextBatchID
+        guard !effects.isEmpty else { return (commit, id) }
         // Only a newly waiting route can bring the next expiry forward; every other change
         // (delivered, expired, superseded) leaves it or moves it later.
         if effects.contains(where: { if case .statusChanged(let i) = $0 { i.status == .pending } else { false } }) {
             scheduleSweep()
         }
-        nextBatchID += 1
-        let id = nextBatchID
-        awaitingCommit.append((id, effects, nil))
+        awaitingCommit.append((id, effects, nil, held))
         commit.whenWritten { outcome in
-            // Inline on the bus thread, where the daemon's commits are written (and still inside
-            // `apply` when the write is journaled, or the memory store resolves at once): the
-            // delivery and the signals go out while SQLite and the sync thread work, and before
-            // the reply, which follows the sync.
+            // Inline on the bus thread, where the daemon's commits are written (or at once with a
+            // store that commits at once): the delivery and the signals go out while the sync
+            // thread works, and before the reply, which follows the sync.
             self.onLoop { $0.effectsCommitted(id, outcome) }
         }
-        return commit
+        return (commit, id)
     }
 
     /// Runs `job` on the core: inline when already on the bus thread (a reply callback), else queued there.

@@ -4,24 +4,28 @@ import TaskThreads
 
 /// Batches writes: whatever is enqueued before a transaction starts goes into it, so N concurrent
 /// callers cost about two transactions, not N. A committed batch is *written* at once (its
-/// effects may run) and handed to the ``LogSyncer``, which makes it durable (its replies follow).
-///
-/// A batch that carries a delivery is first recorded in the ``DeliveryJournal`` (one `write`), which
-/// counts as written: its effects, the delivery among them, run before SQLite's transaction.
+/// effects may run: SPEC §6's `delivering` is recorded) and handed to the ``LogSyncer``, which makes
+/// it durable (its replies follow).
 ///
 /// Commits run with synchronous SQLite calls where the ``CommitScheduler`` puts them: by default on
 /// one private serial dispatch queue (a blocking write never occupies a thread of Swift's
 /// cooperative pool); the daemon has them run on its bus thread once that thread has dispatched
-/// the calls it read, so a write needs no thread hand-off at all (see ``schedule(on:)``).
+/// the calls it read, so a write needs no thread hand-off at all (see ``schedule(on:)``). A commit
+/// only writes the log (no sync, no checkpoint), so that thread never waits for the disk. While the
+/// log is past its bound and not yet checkpointed (``WALGauge/mustWait``) the queue is held, not
+/// drained: the sync thread's checkpoint releases it (``resume()``).
 final class GroupCommitter: Sendable {
-    /// Commits a batch in one transaction and returns one result per item, in order; the sequence
-    /// number of the batch's journal record, if it has one, is stored in the same transaction.
-    typealias CommitBatch = @Sendable ([[StoreChange]], _ journaled: UInt64?) -> [Result<Void, any Error>]
+    /// Commits a batch in one transaction and returns one result per item, in order.
+    typealias CommitBatch = @Sendable ([[StoreChange]]) -> [Result<Void, any Error>]
 
     private struct State {
         var queue: [Item] = []
         var draining = false
+        /// Queued items wait for a checkpoint (the log is past its bound).
+        var held = false
         var isClosed = false
+        /// Set once a sync failed: every later write is refused with it (SPEC §9).
+        var failure: StoreError?
         var batches = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var scheduler: CommitScheduler?
@@ -30,9 +34,6 @@ final class GroupCommitter: Sendable {
     private struct Item {
         var changes: [StoreChange]
         var commit: PendingCommit
-        var carriesDelivery: Bool
-        /// Its journal record, when it was recorded as it was submitted.
-        var journaled: UInt64?
     }
 
     private let state = LockedValue(State())
@@ -42,19 +43,16 @@ final class GroupCommitter: Sendable {
     private let beforeBatch: (@Sendable (Int) -> Void)?
     /// Makes written batches durable.
     private let syncer: LogSyncer
-    /// Records batches that carry a delivery ahead of their transaction; nil: never.
-    private let journal: DeliveryJournal?
-    /// Test hook called before the transaction of a batch the journal recorded (its effects ran).
-    private let beforeRecordedTransaction: (@Sendable () -> Void)?
+    /// How full the log is; nil: never hold (tests of the committer alone).
+    private let gauge: WALGauge?
 
     init(
-        beforeBatch: (@Sendable (Int) -> Void)? = nil, syncer: LogSyncer, journal: DeliveryJournal? = nil,
-        beforeRecordedTransaction: (@Sendable () -> Void)? = nil, commitBatch: @escaping CommitBatch
+        beforeBatch: (@Sendable (Int) -> Void)? = nil, syncer: LogSyncer, gauge: WALGauge? = nil,
+        commitBatch: @escaping CommitBatch
     ) {
-        self.beforeRecordedTransaction = beforeRecordedTransaction
         self.beforeBatch = beforeBatch
         self.syncer = syncer
-        self.journal = journal
+        self.gauge = gauge
         self.commitBatch = commitBatch
     }
 
@@ -74,37 +72,54 @@ final class GroupCommitter: Sendable {
         state.withLock { $0.isClosed }
     }
 
-    /// Queues `changes` behind everything queued before and starts draining if idle. A write that
-    /// carries a delivery goes through the journal, so its effects need not wait for SQLite:
-    /// ``DeliveryRecording/atOnce`` records it here when nothing waits before it.
-    func submit(_ changes: [StoreChange], recording: DeliveryRecording = .none) -> PendingCommit {
-        let carriesDelivery = recording != .none
+    /// Queues `changes` behind everything queued before and starts draining if idle. The drain runs
+    /// later, where the scheduler puts it, never inside this call.
+    func submit(_ changes: [StoreChange]) -> PendingCommit {
         let commit = PendingCommit()
-        enum Next { case refuse, join, drain(CommitScheduler), recordFirst(CommitScheduler) }
+        enum Next { case refuse(StoreError), join, drain(CommitScheduler) }
         let next: Next = state.withLock { state in
-            if state.isClosed { return .refuse }
-            state.queue.append(Item(changes: changes, commit: commit, carriesDelivery: carriesDelivery))
-            if state.draining { return .join }
-            // Not draining means nothing was queued: this item is `queue[0]` until the drain runs.
+            if let failure = state.failure { return .refuse(failure) }
+            if state.isClosed { return .refuse(.closed) }
+            state.queue.append(Item(changes: changes, commit: commit))
+            if state.draining || state.held { return .join }
             state.draining = true
-            let scheduler = state.scheduler ?? { [commitQueue] drain in commitQueue.async(execute: drain) }
-            return recording == .atOnce && journal != nil ? .recordFirst(scheduler) : .drain(scheduler)
+            return .drain(scheduler(state))
         }
         switch next {
-        case .refuse: commit.resolve(.failure(StoreError.closed))
+        case .refuse(let error): commit.resolve(.failure(error))
         case .join: break
         case .drain(let scheduler): scheduler { self.drain() }
-        case .recordFirst(let scheduler):
-            // Nothing waits before it and no drain runs (so the journal is ours): recorded now, it
-            // is written, and its delivery goes out from the caller's own `apply`, ahead of the
-            // rest of its method and of the transaction.
-            if let sequence = journal?.append(changes) {
-                state.withLock { $0.queue[0].journaled = sequence }
-                commit.markWritten()
-            }
-            scheduler { self.drain() }
         }
         return commit
+    }
+
+    private func scheduler(_ state: State) -> CommitScheduler {
+        state.scheduler ?? { [commitQueue] drain in commitQueue.async(execute: drain) }
+    }
+
+    /// The log was checkpointed: a held queue is drained again.
+    func resume() {
+        let scheduler: CommitScheduler? = state.withLock { state in
+            guard state.held else { return nil }
+            state.held = false
+            guard !state.queue.isEmpty, !state.draining else { return nil }
+            state.draining = true
+            return self.scheduler(state)
+        }
+        scheduler? { self.drain() }
+    }
+
+    /// A sync failed (SPEC §9): refuses every queued and later write with `error`.
+    func fail(_ error: StoreError) {
+        let refused: [Item] = state.withLock { state in
+            if state.failure == nil { state.failure = error }
+            // A running drain empties the queue itself and sees the failure before its next batch.
+            if state.draining { return [] }
+            defer { state.queue = [] }
+            return state.queue
+        }
+        for item in refused { item.commit.resolve(.failure(error)) }
+        wakeIdleWaiters()
     }
 
     /// Refuses new writes and waits until queued ones are committed and synced.
@@ -117,7 +132,7 @@ final class GroupCommitter: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle: Bool = state.withLock { state in
                 state.isClosed = true
-                if state.draining {
+                if state.draining || (state.held && !state.queue.isEmpty && state.failure == nil) {
                     state.idleWaiters.append(continuation)
                     return false
                 }
@@ -127,38 +142,48 @@ final class GroupCommitter: Sendable {
         }
     }
 
-    /// Commits batches until the queue is empty, then wakes anyone waiting in `close()`.
+    private func wakeIdleWaiters() {
+        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            guard !state.draining, state.queue.isEmpty else { return [] }
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Commits batches until the queue is empty (or held for a checkpoint), then wakes anyone
+    /// waiting in `close()`.
     private func drain() {
         while true {
-            let (batch, idle) = state.withLock { state -> ([Item], [CheckedContinuation<Void, Never>]) in
-                if state.queue.isEmpty {
+            let mustWait = gauge?.mustWait ?? false
+            let (batch, failure, idle) = state.withLock { state -> ([Item], StoreError?, [CheckedContinuation<Void, Never>]) in
+                if let failure = state.failure {
                     state.draining = false
+                    defer { (state.queue, state.idleWaiters) = ([], []) }
+                    return (state.queue, failure, state.idleWaiters)
+                }
+                if state.queue.isEmpty || mustWait {
+                    state.draining = false
+                    state.held = !state.queue.isEmpty
+                    if state.held { return ([], nil, []) }
                     defer { state.idleWaiters = [] }
-                    return ([], state.idleWaiters)
+                    return ([], nil, state.idleWaiters)
                 }
                 defer { state.queue = [] }
-                return (state.queue, [])
+                return (state.queue, nil, [])
+            }
+            if let failure {
+                for item in batch { item.commit.resolve(.failure(failure)) }
+                for waiter in idle { waiter.resume() }
+                return
             }
             if batch.isEmpty {
                 for waiter in idle { waiter.resume() }
                 return
             }
-            let changes = batch.map(\.changes)
-            // Only the first item can have been recorded as it was submitted (``submit``).
-            var journaled = batch[0].journaled
-            let unrecorded = journaled == nil ? batch[...] : batch.dropFirst()
-            if let journal, unrecorded.contains(where: \.carriesDelivery), let sequence = journal.append(unrecorded.flatMap(\.changes)) {
-                journaled = sequence
-                // Recorded where a restart finds it: the effects run now, the delivery goes out.
-                for item in unrecorded { item.commit.markWritten() }
-            }
             beforeBatch?(batch.count)
-            if journaled != nil { beforeRecordedTransaction?() }
-            let results = commitBatch(changes, journaled)
+            let results = commitBatch(batch.map(\.changes))
             state.withLock { $0.batches += 1 }
-            if journaled != nil, results.allSatisfy({ if case .success = $0 { true } else { false } }) {
-                journal?.allApplied()
-            }
             var written: [PendingCommit] = []
             for (index, item) in batch.enumerated() {
                 let result = index < results.count ? results[index] : .failure(StoreError.closed)

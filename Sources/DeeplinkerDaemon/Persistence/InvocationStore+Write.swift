@@ -15,15 +15,10 @@ extension InvocationStore {
         try await enqueue(changes).wait()
     }
 
-    public func enqueue(_ changes: [StoreChange], recording: DeliveryRecording) -> PendingCommit {
-        enqueue(changes)
-    }
+    public func whenSyncFails(_ body: @escaping @Sendable (any Error) -> Void) {}
 
-    /// Enqueues the persistent part of engine effects (status and app-state changes), keeping their
-    /// order; one with a delivery is recorded ahead of its transaction as `recording` says
-    /// (``enqueue(_:recording:)``).
-    public func enqueue(effects: [EngineEffect], recording: DeliveryRecording = .atOnce) -> PendingCommit {
-        let delivers = effects.contains { if case .deliver = $0 { true } else { false } }
-        return enqueue(effects.compactMap(StoreChange.init(effect:)), recording: delivers ? recording : .none)
+    /// Enqueues the persistent part of engine effects (status and app-state changes), keeping their order.
+    public func enqueue(effects: [EngineEffect]) -> PendingCommit {
+        enqueue(effects.compactMap(StoreChange.init(effect:)))
     }
 }

@@ -1,19 +1,5 @@
 import DeeplinkerCore
 
-/// When a write that carries a delivery is recorded ahead of its transaction, and so when its
-/// effects may run (``InvocationStore/enqueue(_:recording:)``).
-public enum DeliveryRecording: Sendable {
-    /// It carries none: its effects wait for its transaction.
-    case none
-    /// By the drain, just before the transaction: the effects run after the job that enqueued it,
-    /// so a method's reply sent from that job goes first (SPEC §3: `SetAppState` replies before any
-    /// delivery starts).
-    case atDrain
-    /// At once when nothing waits before it: the effects may run before `enqueue` returns, so the
-    /// delivery leaves ahead of the rest of the caller's job.
-    case atOnce
-}
-
 /// Runs a drain of queued writes later, on one thread at a time (see
 /// ``InvocationStore/scheduleCommits(on:)``).
 public typealias CommitScheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
@@ -28,11 +14,6 @@ public protocol InvocationStore: Sendable {
     /// Queues `changes` to be committed atomically, after everything enqueued before.
     /// Call it from the engine's actor right after the event so writes keep the engine's order.
     func enqueue(_ changes: [StoreChange]) -> PendingCommit
-
-    /// ``enqueue(_:)`` of a write whose effects send a delivery: a store may let it go out before
-    /// the transaction once it has recorded the write where a restart finds it (SPEC §6:
-    /// `delivering` before the send), as `recording` says. The default ignores it.
-    func enqueue(_ changes: [StoreChange], recording: DeliveryRecording) -> PendingCommit
 
     /// Runs commits where `scheduler` puts them (each drain later than the write that asked for
     /// it, one at a time) instead of on the store's own thread: the daemon hands it its bus loop's
@@ -72,4 +53,8 @@ public protocol InvocationStore: Sendable {
 
     /// How long the sync that makes written commits durable has been running, if one is.
     var syncRunningFor: Duration? { get }
+
+    /// Calls `body` once a sync has failed (at once if one has): the store acknowledges nothing
+    /// more, and the daemon must stop (SPEC §9). A store that never syncs never calls it.
+    func whenSyncFails(_ body: @escaping @Sendable (any Error) -> Void)
 }

@@ -3,7 +3,22 @@ import Foundation
 
 /// The in-memory twin of ``SQLiteInvocationStore`` with the same observable behaviour (revision guard,
 /// last delivered routes, history bound), for tests and `--state-dir`-less experiments. Not durable.
+///
+/// By default a write is written and durable as it is enqueued. ``Mode/stepped`` keeps the two
+/// steps apart for tests of order (SPEC §3, §6): enqueued writes wait for ``writeQueued()`` (the
+/// commit: applied, effects may run) and then for ``syncWritten()`` (durable: replies may go).
+/// ``Mode/refusing`` fails every commit, as a full or read-only disk does.
 public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
+    /// How enqueued writes are committed.
+    public enum Mode: Sendable {
+        /// Written and durable at once.
+        case atOnce
+        /// Written by ``writeQueued()``, durable by ``syncWritten()``.
+        case stepped
+        /// Every commit fails with ``StoreError/writeFailed(path:reason:)``; nothing is applied.
+        case refusing
+    }
+
     /// Maximum number of retained invocations; the oldest final ones are trimmed beyond it.
     public let historyLimit: Int
 
@@ -16,21 +31,72 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
     private var notifications: [UInt32: PostedNotification] = [:]
     private var checks: [String: DomainCheck] = [:]
     private var isClosed = false
+    private var mode: Mode
+    /// Stepped: enqueued, not yet written; written, not yet durable.
+    private var queued: [(changes: [StoreChange], commit: PendingCommit)] = []
+    private var written: [PendingCommit] = []
 
-    public init(historyLimit: Int = 10_000) {
+    public init(historyLimit: Int = 10_000, mode: Mode = .atOnce) {
         self.historyLimit = max(1, historyLimit)
+        self.mode = mode
+    }
+
+    /// Changes how later commits are made (writes already queued stay queued).
+    public func setMode(_ mode: Mode) {
+        lock.withLock { self.mode = mode }
     }
 
     public func enqueue(_ changes: [StoreChange]) -> PendingCommit {
-        let closed: Bool = lock.withLock {
-            if isClosed { return true }
-            for change in changes { apply(change) }
-            trim()
-            return false
-        }
         let commit = PendingCommit()
-        commit.resolve(closed ? .failure(StoreError.closed) : .success(()))
+        let outcome: Result<Void, any Error>? = lock.withLock {
+            if isClosed { return .failure(StoreError.closed) }
+            // Nothing to store is nothing to promise, in every mode (as the SQLite store does).
+            if changes.isEmpty { return .success(()) }
+            switch mode {
+            case .atOnce:
+                for change in changes { apply(change) }
+                trim()
+                return .success(())
+            case .refusing:
+                return .failure(StoreError.writeFailed(path: "memory", reason: "refused (a test's failing store)"))
+            case .stepped:
+                queued.append((changes, commit))
+                return nil
+            }
+        }
+        if let outcome { commit.resolve(outcome) }
         return commit
+    }
+
+    /// Stepped mode: commits every queued write in order (its effects may run); returns how many.
+    @discardableResult
+    public func writeQueued() -> Int {
+        let batch: [PendingCommit] = lock.withLock {
+            let batch = queued
+            queued = []
+            for item in batch { for change in item.changes { apply(change) } }
+            trim()
+            written += batch.map(\.commit)
+            return batch.map(\.commit)
+        }
+        for commit in batch { commit.markWritten() }
+        return batch.count
+    }
+
+    /// Stepped mode: makes every written write durable (its reply may go); returns how many.
+    @discardableResult
+    public func syncWritten() -> Int {
+        let batch: [PendingCommit] = lock.withLock {
+            defer { written = [] }
+            return written
+        }
+        for commit in batch { commit.resolve(.success(())) }
+        return batch.count
+    }
+
+    /// Stepped mode: how many writes wait to be written, and to be made durable.
+    public var waiting: (toWrite: Int, toSync: Int) {
+        lock.withLock { (queued.count, written.count) }
     }
 
     public func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot {
@@ -81,7 +147,10 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
         try locked { checks.values.sorted { ($0.appID, $0.domain) < ($1.appID, $1.domain) } }
     }
 
+    /// Finishes queued writes (as the SQLite store does), then refuses everything.
     public func close() async throws {
+        writeQueued()
+        syncWritten()
         lock.withLock { isClosed = true }
     }
 

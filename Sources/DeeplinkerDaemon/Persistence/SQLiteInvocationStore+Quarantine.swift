@@ -34,8 +34,8 @@ extension SQLiteInvocationStore {
             target = stem + "-\(attempt)"
         }
         // The WAL first: were the main file moved alone, a fresh database would replay its old WAL.
-        // The journal too: its numbers count against the old database's `journal_state`.
-        for suffix in ["-wal", "-shm", DeliveryJournal.suffix, ""] where FileManager.default.fileExists(atPath: path + suffix) {
+        // A v4 delivery journal too: its numbers count against the old database's `journal_state`.
+        for suffix in ["-wal", "-shm", V4DeliveryJournal.suffix, ""] where FileManager.default.fileExists(atPath: path + suffix) {
             guard rename(path + suffix, target + suffix) == 0 else {
                 throw StoreError.cannotOpen(
                     path: path, reason: "\(original); renaming it aside failed: " + String(cString: strerror(errno)))

@@ -4,7 +4,7 @@ extension SQLiteInvocationStore {
     /// The schema version this daemon writes to `PRAGMA user_version`. A database with a higher one
     /// comes from a newer daemon and is set aside, not opened; a lower one is migrated. Version 1 is
     /// the first shipped schema, which left `user_version` at 0 (its `grdb_migrations` says `v1`).
-    static let schemaVersion = 4
+    static let schemaVersion = 5
 
     /// The schema, versioned with GRDB's `DatabaseMigrator` (never edit a shipped migration; add one
     /// that ends by setting `user_version` to its number, and raise ``schemaVersion``).
@@ -89,6 +89,14 @@ extension SQLiteInvocationStore {
                 );
                 INSERT INTO journal_state (id, applied) VALUES (0, 0);
                 PRAGMA user_version = 4;
+                """)
+        }
+        // v5: no delivery journal (SQLite's own log is the only one); its table goes. A journal
+        // file left by v4 is applied and removed before this runs (``V4DeliveryJournal``).
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: """
+                DROP TABLE IF EXISTS journal_state;
+                PRAGMA user_version = 5;
                 """)
         }
         return migrator

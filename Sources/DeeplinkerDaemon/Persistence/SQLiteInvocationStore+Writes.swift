@@ -6,13 +6,11 @@ extension SQLiteInvocationStore {
     /// history is trimmed in the same transaction. The batch is first written straight through; if
     /// any write fails, that transaction is rolled back and the batch is written again with each
     /// caller's changes in their own savepoint, so one failing write does not fail the others.
-    /// `journaled`: the batch's ``DeliveryJournal`` record, marked applied in the same transaction.
     static func commit(
         _ batch: [[StoreChange]],
         pool: DatabasePool,
         state: SQLiteWriteState,
-        historyLimit: Int,
-        journaled: UInt64? = nil
+        historyLimit: Int
     ) -> [Result<Void, any Error>] {
         do {
             // Savepoints cost two statements per caller; failures are rare, so try without first.
@@ -21,7 +19,6 @@ extension SQLiteInvocationStore {
                     for change in changes { try apply(change, db: db, state: state) }
                 }
                 try trimHistory(db: db, state: state, limit: historyLimit)
-                if let journaled { try markApplied(journaled, db: db) }
                 return Array(repeating: .success(()), count: batch.count)
             }
         } catch {
@@ -45,7 +42,6 @@ extension SQLiteInvocationStore {
                     }
                 }
                 try trimHistory(db: db, state: state, limit: historyLimit)
-                if let journaled { try markApplied(journaled, db: db) }
                 return results
             }
         } catch {
@@ -74,35 +70,6 @@ extension SQLiteInvocationStore {
                 throw SystemErrorContext.adding(to: error, db: db)
             }
         }
-    }
-
-    /// Records that the journal's records up to `sequence` are in the database (SPEC §6's
-    /// `delivering`, written ahead in the ``DeliveryJournal``, is now in SQLite too).
-    static func markApplied(_ sequence: UInt64, db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE journal_state SET applied = ?1 WHERE id = 0 AND applied < ?1")
-            .execute(arguments: [Int64(sequence)])
-    }
-
-    /// The highest journal record in the database.
-    static func appliedJournalSequence(db: Database) throws -> UInt64 {
-        UInt64(max(0, try Int64.fetchOne(db, sql: "SELECT applied FROM journal_state WHERE id = 0") ?? 0))
-    }
-
-    /// Replays the journal's records that a crash left out of the database (those numbered above
-    /// `journal_state.applied`), in one transaction; returns how many there were and the highest
-    /// number now applied. With nothing to replay it only reads, on the writer connection that
-    /// start-up uses anyway (no reader is opened, no transaction written).
-    static func replay(_ records: [JournalRecord], pool: DatabasePool, state: SQLiteWriteState) throws -> (replayed: Int, applied: UInt64) {
-        let applied = try pool.writeWithoutTransaction { db in try appliedJournalSequence(db: db) }
-        let missing = records.filter { $0.sequence > applied }
-        guard let last = missing.last else { return (0, applied) }
-        try write(pool) { db in
-            for record in missing {
-                for change in record.changes { try apply(change, db: db, state: state) }
-            }
-            try markApplied(last.sequence, db: db)
-        }
-        return (missing.count, last.sequence)
     }
 
     /// Applies one change inside the current transaction.

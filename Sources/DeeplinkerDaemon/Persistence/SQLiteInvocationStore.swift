@@ -1,18 +1,21 @@
 import DeeplinkerCore
 import Foundation
 import GRDB
+import GRDBSQLite
+import TaskThreads
 import Logging
 
 /// The durable ``InvocationStore``: one SQLite file in the state directory, WAL mode, schema via
-/// `DatabaseMigrator`, writes group-committed by a ``GroupCommitter``.
+/// `DatabaseMigrator`, writes group-committed by a ``GroupCommitter``; SQLite's own log and no
+/// other file of ours (SPEC §6).
 ///
-/// A commit runs with `synchronous = NORMAL`: it writes the WAL and does not sync it, so it is
-/// *written* (a restarted daemon finds it after `kill -9`) and its effects, a delivery among them,
-/// may go out at once. The ``LogSyncer`` then `fdatasync`s the WAL on its own thread; only then is
-/// the write *durable* (it survives a power loss too) and the caller answered, so a reply is still
-/// a promise kept, as `synchronous = FULL` made it, without the delivery waiting for the disk.
-/// A write that carries a delivery does not wait for SQLite either: it is recorded in the
-/// ``DeliveryJournal`` first, which a restart replays.
+/// A commit runs with `synchronous = OFF` and `wal_autocheckpoint = 0`: it writes the WAL and
+/// neither syncs nor checkpoints, so it is *written* (a restarted daemon finds it after `kill -9`;
+/// SPEC §6's "recorded") and its effects, a delivery among them, go out at once. The ``LogSyncer``
+/// then `fdatasync`s the WAL on its own thread; only then is the write *durable* (it survives a
+/// power loss too) and the caller answered. The same thread checkpoints the log once it has grown
+/// (``WALGauge``, ``WALCheckpointer``), so the thread that commits (the daemon's bus thread) never
+/// waits for the disk. A failed sync is fatal (SPEC §9): ``whenSyncFails(_:)``.
 public final class SQLiteInvocationStore: InvocationStore {
     /// The database file name inside the state directory.
     public static let fileName = "deeplinker.sqlite"
@@ -26,10 +29,12 @@ public final class SQLiteInvocationStore: InvocationStore {
     let committer: GroupCommitter
     let syncer: LogSyncer
     let log: WriteAheadLog
-    let journal: DeliveryJournal
-    /// How many journal records the open replayed into the database (tests, diagnostics).
-    public let replayedAtOpen: Int
+    let gauge: WALGauge
+    let checkpointer: WALCheckpointer
+    /// How many records of a v4 delivery journal the open applied (tests, diagnostics).
+    public let upgradedFromJournal: Int
     private let writeState = SQLiteWriteState()
+    private let failureHandlers = LockedValue<(error: (any Error)?, handlers: [@Sendable (any Error) -> Void])>((nil, []))
 
     /// Opens (creating if needed, mode 0700) `directory` and the database in it.
     /// Throws ``StoreError`` naming the path if the directory or the file is unusable or corrupt.
@@ -39,62 +44,65 @@ public final class SQLiteInvocationStore: InvocationStore {
     }
 
     /// The designated initialiser; `beforeBatch` lets tests hold a batch to observe group commit,
-    /// `beforeSync` the log's sync, `beforeRecordedTransaction` the transaction of a journaled batch.
+    /// `beforeSync` the log's sync.
     init(
         directory: String, historyLimit: Int, beforeBatch: (@Sendable (Int) -> Void)?,
-        beforeSync: (@Sendable (Int) -> Void)? = nil, beforeRecordedTransaction: (@Sendable () -> Void)? = nil,
-        logger: Logger = Logger(label: "deeplinker.store")
+        beforeSync: (@Sendable (Int) -> Void)? = nil, logger: Logger = Logger(label: "deeplinker.store")
     ) throws {
         try Self.prepareDirectory(directory)
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         self.path = path
         self.historyLimit = max(1, historyLimit)
         // Only new directory entries need the directory fsynced (a restart creates none).
-        let creates = access(path, F_OK) != 0 || access(path + "-wal", F_OK) != 0
-        pool = try Self.openPool(path: path)
-        let pool = self.pool
+        let creates = access(path, F_OK) != 0
         let state = writeState
-        let limit = self.historyLimit
         let log = WriteAheadLog(databasePath: path, logger: logger)
         self.log = log
-        let (journal, replayed) = try Self.openJournal(databasePath: path, pool: pool, state: state, log: log, logger: logger)
-        self.journal = journal
-        replayedAtOpen = replayed
-        syncer = LogSyncer(beforeSync: beforeSync) { try log.sync() }
-        committer = GroupCommitter(
-            beforeBatch: beforeBatch, syncer: syncer, journal: journal, beforeRecordedTransaction: beforeRecordedTransaction
-        ) { batch, journaled in
-            Self.commit(batch, pool: pool, state: state, historyLimit: limit, journaled: journaled).map { result in
+        (pool, upgradedFromJournal) = try Self.openPool(path: path, state: state, log: log, logger: logger)
+        let pool = self.pool
+        let limit = self.historyLimit
+        let gauge = WALGauge()
+        self.gauge = gauge
+        pool.writeWithoutTransaction { db in gauge.install(on: db.sqliteConnection) }
+        let checkpointer = WALCheckpointer(databasePath: path)
+        self.checkpointer = checkpointer
+        let committerBox = LockedValue<GroupCommitter?>(nil)
+        let handlers = failureHandlers
+        syncer = LogSyncer(
+            beforeSync: beforeSync,
+            afterSync: { (othersWaiting: Bool) throws(StoreError) in
+                // Between syncs when the log is quiet; under steady writes once it is half-way to
+                // the hold, rather than hold the writes later.
+                guard gauge.checkpointDue, !othersWaiting || gauge.frameCount >= WALGauge.holdFrames / 2 else { return }
+                defer { committerBox.withLock { $0 }?.resume() }
+                do throws(StoreError) {
+                    let (frames, _) = try checkpointer.checkpoint()
+                    gauge.checkpointed(throughFrames: max(frames, gauge.frameCount))
+                } catch {
+                    gauge.checkpointed(throughFrames: gauge.frameCount)
+                    if case StoreError.syncFailed = error { throw error }
+                    logger.warning("\(error.description); the log keeps it, the next checkpoint tries again")
+                }
+            },
+            onFailure: { error in
+                logger.error("\(error); nothing more is acknowledged, and the daemon stops (SPEC §9)")
+                committerBox.withLock { $0 }?.fail(error as? StoreError ?? .syncFailed(path: path, reason: "\(error)"))
+                let toCall = handlers.withLock { state -> [@Sendable (any Error) -> Void] in
+                    state.error = error
+                    defer { state.handlers = [] }
+                    return state.handlers
+                }
+                for handler in toCall { handler(error) }
+            },
+            atEnd: { checkpointer.close() }
+        ) { try log.sync() }
+        committer = GroupCommitter(beforeBatch: beforeBatch, syncer: syncer, gauge: gauge) { batch in
+            Self.commit(batch, pool: pool, state: state, historyLimit: limit).map { result in
                 result.mapError { StoreError.writeFailed(path: path, reason: Self.describe($0)) }
             }
         }
+        committerBox.withLock { $0 = committer }
         if creates { try Self.syncDirectory(directory) }
-    }
-
-    /// Opens the delivery journal and replays into the database what a crash left only there: a
-    /// transaction whose delivery was sent before SQLite committed it. The replay is synced before
-    /// the journal is emptied.
-    private static func openJournal(
-        databasePath path: String, pool: DatabasePool, state: SQLiteWriteState, log: WriteAheadLog, logger: Logger
-    ) throws -> (DeliveryJournal, replayed: Int) {
-        let journal = try DeliveryJournal(databasePath: path, logger: logger)
-        let records = try journal.readRecords()
-        let replayed: Int
-        do {
-            let applied: UInt64
-            (replayed, applied) = try replay(records, pool: pool, state: state)
-            if replayed > 0 {
-                try log.sync()
-                logger.notice("replayed \(replayed) delivery journal record(s) that a crash left out of \(path)")
-            }
-            journal.continueAfter(max(applied, records.last?.sequence ?? 0))
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError.cannotOpen(path: journal.path, reason: "replay: " + describe(error))
-        }
-        if journal.byteCount > 0 { journal.truncate() }
-        return (journal, replayed)
     }
 
     /// Number of write transactions committed since opening (group commit makes it < number of writes).
@@ -113,34 +121,40 @@ public final class SQLiteInvocationStore: InvocationStore {
     }
 
     public func enqueue(_ changes: [StoreChange]) -> PendingCommit {
-        committer.submit(changes)
-    }
-
-    public func enqueue(_ changes: [StoreChange], recording: DeliveryRecording) -> PendingCommit {
-        committer.submit(changes, recording: recording)
+        // Nothing to store is nothing to promise: no transaction, no sync (start-up's recovery
+        // often has no change, and its sync would be on the way to the first reply).
+        guard !changes.isEmpty else { return .committed() }
+        return committer.submit(changes)
     }
 
     public func scheduleCommits(on scheduler: @escaping CommitScheduler) {
         committer.schedule(on: scheduler)
     }
 
+    public func whenSyncFails(_ body: @escaping @Sendable (any Error) -> Void) {
+        let failed = failureHandlers.withLock { state -> (any Error)? in
+            if state.error == nil { state.handlers.append(body) }
+            return state.error
+        }
+        if let failed { body(failed) }
+    }
+
     public func close() async throws {
         guard !committer.closed else { return }
         await committer.close()
-        // GRDB closes the writer before the readers, and the last (read-only) connection cannot
-        // checkpoint, so the WAL would stay as long as it grew and the next start would replay
-        // all of it. So: checkpoint and truncate, then write one page back (the same
-        // user_version). The next start replays that one frame, and GRDB, finding a WAL with
-        // something in it, opens without a write of its own: a first write to an empty or new WAL
-        // costs two fsyncs (its header, its directory) on the way to the first reply.
+        // After a failed sync nothing may be checkpointed: the log's pages in memory may not be
+        // what is on disk. The daemon exits without closing; SQLite's recovery keeps what is there.
+        if syncer.failedWith != nil { return }
+        // The checkpoint a closing connection makes syncs by its own flags: the writer's are OFF.
+        // TRUNCATE, so the next start finds no log to replay.
         var checkpointError: (any Error)?
         // Detached: GRDB's async access throws CancellationError in a cancelled task, and a daemon
         // stopped by cancelling its task must close as cleanly as one stopped by a signal.
         let pool = self.pool
         let checkpoint = Task.detached {
             try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-                try db.execute(sql: "PRAGMA user_version = \(Self.schemaVersion)")
             }
         }
         do {
@@ -151,9 +165,6 @@ public final class SQLiteInvocationStore: InvocationStore {
         }
         try pool.close()
         log.close()
-        // Every record is in the database now.
-        journal.truncate()
-        journal.close()
         if let checkpointError { throw checkpointError }
     }
 
@@ -172,22 +183,22 @@ public final class SQLiteInvocationStore: InvocationStore {
         }
     }
 
-    /// Opens the pool, with `synchronous = NORMAL` on the writer (the ``LogSyncer`` syncs the WAL),
-    /// checks integrity and migrates; every failure is mapped to a ``StoreError`` naming `path`.
-    private static func openPool(path: String) throws -> DatabasePool {
+    /// Opens the pool, checks integrity, applies a v4 delivery journal (``V4DeliveryJournal``) and
+    /// migrates, then sets the writer to `synchronous = OFF` and `wal_autocheckpoint = 0` (the
+    /// ``LogSyncer`` syncs and checkpoints); every failure is mapped to a ``StoreError`` naming `path`.
+    private static func openPool(path: String, state: SQLiteWriteState, log: WriteAheadLog, logger: Logger) throws -> (DatabasePool, upgraded: Int) {
         var configuration = Configuration()
         configuration.label = "deeplinker"
         configuration.busyMode = .timeout(5)
         // Checked before SQLite opens it: on a failed open SQLite deletes the -wal and -shm, which
         // must be kept beside a database that is set aside.
         if let problem = headerProblem(path: path) { throw StoreError.corrupt(path: path, reason: problem) }
+        markLogNonEmpty(path + "-wal")
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
             // On the writer, which start-up needs anyway: no reader is opened before the first reply.
             let (version, superseded, check) = try pool.writeWithoutTransaction { db in
-                // GRDB's WAL set-up picks NORMAL too; said here because the sync thread relies on it.
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                return (
+                (
                     try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try migrator.hasBeenSuperseded(db),
                     try String.fetchOne(db, sql: "PRAGMA quick_check"))
             }
@@ -197,8 +208,19 @@ public final class SQLiteInvocationStore: InvocationStore {
             guard check == "ok" else {
                 throw StoreError.corrupt(path: path, reason: check ?? "quick_check returned nothing")
             }
-            try migrator.migrate(pool)
-            return pool
+            let upgraded = try V4DeliveryJournal.upgrade(databasePath: path, pool: pool, state: state, sync: { try log.sync() }, logger: logger)
+            if version < schemaVersion {
+                try migrator.migrate(pool)
+                try log.sync()
+            }
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA wal_autocheckpoint = 0")
+                // The log outlives the last connection (its close checkpoints, then keeps the file):
+                // a start that had to create it again would sync the directory for it.
+                var persist: Int32 = 1
+                sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+            }
+            return (pool, upgraded)
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
@@ -211,6 +233,19 @@ public final class SQLiteInvocationStore: InvocationStore {
         } catch {
             throw StoreError.cannotOpen(path: path, reason: describe(error))
         }
+    }
+
+    /// Gives an existing, empty log (a clean close truncates it) 32 zero bytes, a header SQLite reads
+    /// as "no frames": GRDB writes a transaction of its own at open into an empty or missing log
+    /// (its issue 102), which costs syncs on the way to the first reply.
+    private static func markLogNonEmpty(_ walPath: String) {
+        var info = stat()
+        guard stat(walPath, &info) == 0, info.st_size == 0 else { return }
+        let fd = open(walPath, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { _ = Foundation.close(fd) }
+        let zeros = [UInt8](repeating: 0, count: 32)
+        _ = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, 32, 0) }
     }
 
     /// Why the existing, non-empty file at `path` is no SQLite database (its 16-byte magic header is

@@ -28,14 +28,9 @@ final class WriteAheadLog: @unchecked Sendable {
     }
 
     /// Makes everything written to the log so far durable. Throws ``StoreError/syncFailed(path:reason:)``
-    /// naming the log and the errno.
+    /// naming the log and the errno (the store logs it and stops acknowledging, SPEC §9).
     func sync() throws(StoreError) {
-        do {
-            try syncNow()
-        } catch {
-            logger.error("\(error.description); the writes since the last sync are not acknowledged")
-            throw error
-        }
+        try syncNow()
     }
 
     private func syncNow() throws(StoreError) {

@@ -62,4 +62,38 @@ struct FileSystemFaultIntegrationTests {
             try await f.stopDaemon()
         }
     }
+
+    @Test("a failed sync: StorageFailed to the call that waited, nothing acknowledged after, an error naming the file and errno, a non-zero exit; a restart keeps what was acknowledged")
+    func failedSyncStopsTheDaemon() async throws {
+        try await DaemonFixture.withDaemon(routeFiles: [recipes: try TestRouteFiles.shipped(recipes)], startDaemon: false) { f in
+            let backing = (f.stateDir as NSString).deletingLastPathComponent + "/state-backing"
+            try FileManager.default.createDirectory(atPath: backing, withIntermediateDirectories: true)
+            let fs = try await FaultyFileSystem(backing: backing, mountPoint: f.stateDir)
+            defer { fs.unmount() }
+            let daemon = try await f.spawnDaemonProcess()
+            var acknowledged: [String] = []
+            for n in 1...3 { acknowledged.append(try await f.openURL(recipes, "bestrecipes://recipe/\(n)").id) }
+
+            try await fs.inject(.syncIOError)
+            let error = try await f.failingCall("OpenURL", [.string(recipes), .string("bestrecipes://recipe/4")])
+            #expect(error.name == "org.deeplinker.Error.StorageFailed", "\(error.name)")
+            #expect(error.message.contains("fdatasync") && error.message.contains("EIO"), "\(error.message)")
+            // Nothing more is acknowledged: a refusal, or no daemon any more.
+            do {
+                let late = try await f.openURL(recipes, "bestrecipes://recipe/5")
+                Issue.record("acknowledged after the failed sync: \(late.id)")
+            } catch {}
+            let (status, stderr) = try await daemon.finish()
+            #expect(status != 0, "exits non-zero: \(stderr)")
+            #expect(stderr.contains(f.stateDir + "/deeplinker.sqlite-wal") && stderr.contains("Input/output error (EIO)"),
+                "the log names the file and the errno: \(stderr)")
+
+            // The unit restarts it; SQLite's recovery keeps what is on disk.
+            try await fs.inject(.none)
+            try await f.startDaemon()
+            let history = try await f.history(recipes).map(\.id)
+            for id in acknowledged { #expect(history.contains(id), "acknowledged \(id) is kept: \(history)") }
+            try await f.stopDaemon()
+        }
+    }
 }

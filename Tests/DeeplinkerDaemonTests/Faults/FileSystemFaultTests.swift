@@ -7,7 +7,8 @@ import Testing
 /// I/O errors and a read-only file system below the store (SPEC §4 `StorageFailed`), from a real
 /// file system that fails the store's system calls (``FaultyFileSystem``, FUSE): every write while
 /// it fails is refused naming the database and the errno, nothing of it is stored, what was stored
-/// before stays, and the same open store writes again once the file system does.
+/// before stays, and the same open store writes again once the file system does. A failed sync is
+/// different (SPEC §9): fatal, nothing is acknowledged after it.
 @Suite(
     "Faults: I/O error and read-only file system below the store", .serialized,
     .enabled(if: FaultyFileSystem.isAvailable, "\(FaultyFileSystem.unavailableReason)"))
@@ -48,13 +49,15 @@ struct FileSystemFaultTests {
         try await reopened.close()
     }
 
-    @Test("a failed fsync of the log: the write was committed (readers see it) but is not acknowledged; healed, the next write is durable")
-    func syncFailureThenRecovery() async throws {
+    @Test("a failed fsync of the log is fatal: its write and every later one are refused, the failure is reported once and logged")
+    func syncFailureIsFatal() async throws {
         let directory = try TemporaryDirectory()
-        let (fs, _, mountPoint) = try await Self.mount(in: directory)
+        let (fs, backing, mountPoint) = try await Self.mount(in: directory)
         defer { fs.unmount() }
         let log = CapturedLog()
         let store = try SQLiteInvocationStore(directory: mountPoint, logger: log.logger())
+        let reported = Recorder<String>()
+        store.whenSyncFails { reported.put("\($0)") }
         try await store.write([.invocation(S.invocation("before", at: 1))])
 
         try await fs.inject(.syncIOError)
@@ -68,15 +71,26 @@ struct FileSystemFaultTests {
             #expect(error.description.contains("fdatasync"), "says which call failed: \(error)")
             #expect(error.description.contains(FileSystemFault.syncIOError.expectedMessage), "names the errno: \(error)")
         }
-        #expect(commit.isWritten, "the transaction itself was committed")
+        let failure = try #require(try await reported.wait { _ in true }.first)
+        #expect(failure.contains(store.path + "-wal"))
         let logged = log.messages(at: .error)
-        #expect(logged.contains { $0.contains(store.path + "-wal") && $0.contains("not acknowledged") }, "the daemon's log says so: \(logged)")
-        #expect(try await store.invocation(id: "unsynced") != nil, "so readers see it, as a restarted daemon would")
+        #expect(logged.contains { $0.contains(store.path + "-wal") && $0.contains("EIO") && $0.contains("nothing more is acknowledged") }, "\(logged)")
 
+        // Healed or not, nothing more is acknowledged: a later sync cannot vouch for the lost pages.
         try await fs.inject(.none)
-        try await store.write([.invocation(S.invocation("after", at: 3))])
-        #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["after", "unsynced", "before"])
+        do {
+            try await store.write([.invocation(S.invocation("after", at: 3))])
+            Issue.record("a write after a failed sync was acknowledged")
+        } catch let error as StoreError {
+            guard case .syncFailed = error else { throw error }
+        }
+        #expect(reported.all.count == 1, "reported once")
         try await store.close()
+
+        // What was acknowledged before is on disk, read without the faulty layer.
+        let reopened = try SQLiteInvocationStore(directory: backing)
+        #expect(try await reopened.invocation(id: "before") != nil)
+        try await reopened.close()
     }
 
     /// A ``FaultyFileSystem`` over `directory/backing`, mounted on `directory/state` (the store's).

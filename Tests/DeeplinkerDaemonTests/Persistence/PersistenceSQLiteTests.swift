@@ -9,25 +9,27 @@ import Testing
 @Suite struct PersistenceSQLiteTests {
     typealias S = StoreSamples
 
-    /// The commit does not sync (NORMAL); the sync thread's `fdatasync` of the log comes before the
-    /// write is acknowledged.
-    @Test func usesWALWithSynchronousNormalAndSyncsTheLogBeforeAcknowledging() async throws {
+    /// The commit neither syncs (OFF) nor checkpoints (no auto-checkpoint): the sync thread's
+    /// `fdatasync` of the log comes before the write is acknowledged.
+    @Test func writerNeitherSyncsNorCheckpointsAndTheLogIsSyncedBeforeAcknowledging() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteInvocationStore(directory: directory.path)
-        let (journal, synchronous) = try await store.pool.writeWithoutTransaction { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        let (journal, synchronous, autocheckpoint) = try await store.pool.writeWithoutTransaction { db in
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+                try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint"))
         }
         #expect(journal == "wal")
-        #expect(synchronous == 1, "NORMAL: SQLite's commit writes the log and leaves the sync to the sync thread")
+        #expect(synchronous == 0, "OFF: SQLite's commit writes the log and leaves the sync to the sync thread")
+        #expect(autocheckpoint == 0, "no checkpoint inside a commit: the sync thread runs them")
         #expect(store.syncCount == 0)
         try await store.write([.invocation(S.invocation("synced", at: 1))])
         #expect(store.syncCount == 1, "the write was acknowledged after the log's fdatasync")
         try await store.close()
     }
 
-    /// A clean close leaves a WAL of one frame, so the next start has next to nothing to replay and
-    /// no write to make (GRDB closes the writer first, and the last, read-only connection cannot
-    /// checkpoint).
+    /// A clean close checkpoints and truncates the log and keeps the file; the next start replays
+    /// nothing and writes nothing (GRDB's own write into an empty log is avoided).
     @Test func closeCheckpointsTheWAL() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteInvocationStore(directory: directory.path)
@@ -36,9 +38,10 @@ import Testing
         #expect(try walSize(walPath) > 0, "the writes are in the WAL while the store is open")
         _ = try await store.history(appID: nil, limit: 0)
         try await store.close()
-        #expect(try walSize(walPath) == 32 + 24 + 4096, "one frame (a page and its header) after the WAL's header")
+        #expect(try walSize(walPath) == 0, "checkpointed and truncated, the file kept")
         let reopened = try SQLiteInvocationStore(directory: directory.path)
         #expect(try await reopened.history(appID: nil, limit: 0).count == 20)
+        #expect(try walSize(walPath) == 32, "an empty header only: the open wrote no transaction")
         try await reopened.close()
     }
 
@@ -55,7 +58,7 @@ import Testing
         }
         await #expect(throws: Never.self) { try await closing.value }
         let size = try walSize(store.path + "-wal")
-        #expect(size == 32 + 24 + 4096, "checkpointed down to one frame")
+        #expect(size == 0, "checkpointed and truncated")
     }
 
     /// The row's values are bound through SQLite's C API (`InvocationRowBinding`): empty text stays
