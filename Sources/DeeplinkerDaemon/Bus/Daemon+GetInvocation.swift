@@ -54,6 +54,6 @@ extension Daemon {
             }
             promise.resolve(.success(Out.InvocationDetails(invocation: found)))
         }
-        return .later(promise)
+        return .pending(promise)
     }
 }
