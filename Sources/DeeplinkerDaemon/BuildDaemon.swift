@@ -46,14 +46,16 @@ public func buildDaemon(_ configuration: DaemonConfiguration, logger: Logger = L
 extension Daemon {
     /// The daemon with no bus, for calling its method table in process (as a router is tested
     /// without a server): the same store, routes, core and dispatcher as `buildDaemon`'s, on a
-    /// detached connection, whose sends (signals, deliveries) go to `onSend`. Stop it as the real
-    /// one: cancel the task that runs it.
+    /// detached connection, whose sends (signals, deliveries) go to `onSend` and whose method calls
+    /// (to apps, the notification server) `answer` answers (without it: `ServiceUnknown`). Stop it
+    /// as the real one: cancel the task that runs it.
     public static func inProcess(
         _ configuration: DaemonConfiguration, logger: Logger = Logger(label: "deeplinkerd"),
-        onSend: @escaping @Sendable (DBusMessage) -> Void = { _ in }
+        onSend: @escaping @Sendable (DBusMessage) -> Void = { _ in },
+        answer: (@Sendable (DBusMessage) -> Result<[DBusValue], DBusError>)? = nil
     ) async throws -> Daemon {
         let stored = try await StoredState.open(configuration, logger: logger)
-        let connection = DBusConnection.detached(onSend: onSend)
+        let connection = DBusConnection.detached(onSend: onSend, answer: answer)
         let routes = RouteDirectory.loadRegistry(configuration.routeDirectories, logger: logger)
         let daemon = Daemon(configuration, routes: routes, store: stored.store, connection: connection, logger: logger)
         daemon.recover(stored, currentOwners: [:])

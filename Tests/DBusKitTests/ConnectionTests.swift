@@ -25,6 +25,27 @@ import Testing
         ])
     }
 
+    @Test("a detached connection's calls go to its answer closure, and fail with ServiceUnknown without one")
+    func detachedAnswers() async throws {
+        let answered = DBusConnection.detached(answer: { call in
+            call.member == "Echo" ? .success([.string("\(call.destination ?? "")")]) : .failure(DBusError(name: "org.example.Error.No", message: "no"))
+        })
+        defer { answered.close() }
+        let values = try await answered.call(destination: "org.example.Peer", path: "/org/example/Obj", interface: "org.example.Iface", member: "Echo")
+        #expect(values == [.string("org.example.Peer")])
+        await #expect(throws: DBusError(name: "org.example.Error.No", message: "no")) {
+            try await answered.call(destination: "org.example.Peer", path: "/org/example/Obj", interface: "org.example.Iface", member: "Other")
+        }
+        let silent = DBusConnection.detached()
+        defer { silent.close() }
+        do {
+            _ = try await silent.call(destination: "org.example.Peer", path: "/org/example/Obj", interface: "org.example.Iface", member: "Echo")
+            Issue.record("a detached connection without an answer replied")
+        } catch {
+            #expect(error.name == DBusError.serviceUnknownName)
+        }
+    }
+
     @Test("error replies carry the handler's name and message")
     func errorReply() async throws {
         let fixture = try BusFixture()

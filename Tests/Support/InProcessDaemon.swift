@@ -1,13 +1,15 @@
 import DBusKit
 import DeeplinkerCore
 import DeeplinkerDaemon
+import DeeplinkerProtocol
 import Foundation
 import Logging
 import TaskThreads
 
 /// The daemon's method table in process, with no bus at all: route files in a temporary
 /// directory, an in-memory store, the real core and the one dispatcher, on a detached connection
-/// whose sends (signals, deliveries) are recorded.
+/// whose sends (signals, deliveries) are recorded. Its method calls are answered as on a bus whose
+/// apps are written for Deeplinker (``answer(_:)``).
 ///
 /// Only ``withDaemon(routeFiles:shipped:clock:_:)`` makes one; the daemon is stopped and the
 /// directory removed whether the body returns or throws.
@@ -54,12 +56,24 @@ public final class InProcessDaemon: Sendable {
             clock: clock ?? SystemEngineClock())
         configuration.store = store
         let (sent, timeline) = (self.sent, self.timeline)
-        daemon = try await Daemon.inProcess(configuration, logger: Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() }) {
-            timeline.put("sent \($0.member ?? "?")")
-            sent.put($0)
-        }
+        daemon = try await Daemon.inProcess(
+            configuration, logger: Logger(label: "in-process") { _ in SwiftLogNoOpLogHandler() },
+            onSend: {
+                timeline.put("sent \($0.member ?? "?")")
+                sent.put($0)
+            }, answer: Self.answer)
         let daemon = self.daemon
         task.withLock { $0 = Task { try? await daemon.run() } }
+    }
+
+    /// How the apps answer the daemon's calls: `org.gtk.Actions.DescribeAll` with `UnknownMethod`,
+    /// as an app written for Deeplinker does (its routes then go as `a{ss}`, at once); any other
+    /// call reaches no one (`ServiceUnknown`), so a delivery sent is recorded and left unanswered.
+    public static func answer(_ call: DBusMessage) -> Result<[DBusValue], DBusError> {
+        if call.interface == DeeplinkerBus.actionsInterface, call.member == "DescribeAll" {
+            return .failure(DBusError(name: DBusError.unknownMethodName, message: "no method 'DescribeAll'"))
+        }
+        return .failure(DBusError(name: DBusError.serviceUnknownName, message: "no bus: \(call.destination ?? "?") is not reached"))
     }
 
     /// Calls `member` through the dispatcher as `caller` on connection `sender`.

@@ -7,10 +7,12 @@ import TaskThreads
 /// called from any thread or task.
 public final class DBusConnection: @unchecked Sendable {
     // `raw` is used on the loop thread only; the state below is checked to be (`LoopBound`).
-    // nil for a detached connection (``detached(uniqueName:onSend:)``).
+    // nil for a detached connection (``detached(uniqueName:onSend:answer:)``).
     let raw: OpaquePointer?
     /// Where a detached connection's outgoing messages go.
     let detachedSink: (@Sendable (DBusMessage) -> Void)?
+    /// What a detached connection's method calls are answered with (nil: `ServiceUnknown`).
+    let detachedAnswer: (@Sendable (DBusMessage) -> Result<[DBusValue], DBusError>)?
     let loop: EventLoop
     /// Runs actor jobs on this connection's loop thread (see ``DBusLoopExecutor``).
     public let executor: DBusLoopExecutor
@@ -56,6 +58,7 @@ public final class DBusConnection: @unchecked Sendable {
         }
         raw = connection
         detachedSink = nil
+        detachedAnswer = nil
         uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
         dbus_connection_set_exit_on_disconnect(connection, 0)
         loop = EventLoop()
@@ -69,9 +72,13 @@ public final class DBusConnection: @unchecked Sendable {
         loop.start(name: "dbus\(uniqueName)")
     }
 
-    private init(detachedAs uniqueName: String, onSend: @escaping @Sendable (DBusMessage) -> Void) {
+    private init(
+        detachedAs uniqueName: String, onSend: @escaping @Sendable (DBusMessage) -> Void,
+        answer: (@Sendable (DBusMessage) -> Result<[DBusValue], DBusError>)?
+    ) {
         raw = nil
         detachedSink = onSend
+        detachedAnswer = answer
         self.uniqueName = uniqueName
         loop = EventLoop()
         state = LoopBound(LoopState(), loop: loop)
@@ -80,13 +87,15 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     /// A connection to no bus, with a loop thread and executor of its own: what it sends goes to
-    /// `onSend`, its method calls fail with `ServiceUnknown`, and subscriptions are kept locally
-    /// without asking a bus. Lets code written against a connection run in process with no
-    /// `dbus-daemon` (a daemon's method table under test, as a router is tested without a server).
-    public static func detached(uniqueName: String = ":detached", onSend: @escaping @Sendable (DBusMessage) -> Void = { _ in })
-        -> DBusConnection
-    {
-        DBusConnection(detachedAs: uniqueName, onSend: onSend)
+    /// `onSend`, its method calls are answered by `answer` (reply values or an error; without one
+    /// they fail with `ServiceUnknown`), and subscriptions are kept locally without asking a bus.
+    /// Lets code written against a connection run in process with no `dbus-daemon` (a daemon's
+    /// method table under test, as a router is tested without a server), its peers played by `answer`.
+    public static func detached(
+        uniqueName: String = ":detached", onSend: @escaping @Sendable (DBusMessage) -> Void = { _ in },
+        answer: (@Sendable (DBusMessage) -> Result<[DBusValue], DBusError>)? = nil
+    ) -> DBusConnection {
+        DBusConnection(detachedAs: uniqueName, onSend: onSend, answer: answer)
     }
 
     deinit {
@@ -204,9 +213,19 @@ public final class DBusConnection: @unchecked Sendable {
         _ message: DBusMessage, timeout: Duration?, completion: @escaping @Sendable (Result<DBusMessage, DBusError>) -> Void
     ) {
         guard !isClosed else { return completion(.failure(.disconnected())) }
-        if detachedSink != nil {
-            detachedSink?(message)
-            return loop.post { completion(.failure(DBusError(name: DBusError.serviceUnknownName, message: "a detached connection reaches no bus"))) }
+        if let detachedSink {
+            // Numbered as a bus connection would on sending: libdbus replies only to a numbered call.
+            if message.serial == 0 { dbus_message_set_serial(message.raw, max(1, UInt32(truncatingIfNeeded: nextIdentifier()))) }
+            detachedSink(message)
+            let answer = detachedAnswer
+            return loop.post {
+                switch answer?(message) ?? .failure(DBusError(name: DBusError.serviceUnknownName, message: "a detached connection reaches no bus")) {
+                case .success(let values):
+                    do throws(DBusError) { completion(.success(try message.makeReply(values))) } catch { completion(.failure(error)) }
+                case .failure(let error):
+                    completion(.failure(error))
+                }
+            }
         }
         let milliseconds: Int32 = timeout.map { t in
             let ms = t.components.seconds * 1000 + t.components.attoseconds / 1_000_000_000_000_000
