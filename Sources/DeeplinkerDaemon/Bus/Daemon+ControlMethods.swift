@@ -76,7 +76,8 @@ extension Daemon {
         NotificationServer.notify(core.connection, appID: a.appID, appName: appName, summary: a.summary, body: a.body) { result in
             switch result {
             case .success(let id):
-                // The id is remembered before the reply, so a click right behind it routes.
+                // The id is claimed before any later bus message is handled: a click right behind
+                // the Notify reply is held until the record commits, then routes.
                 core.onLoop { core in
                     let commit = core.rememberNotification(id: id, appID: a.appID, payload: a.payload)
                     promise.resolve(.afterCommit(.success(Out.NotificationID(id: id)), commit))

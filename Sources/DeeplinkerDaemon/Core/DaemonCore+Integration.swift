@@ -31,6 +31,12 @@ extension DaemonCore {
     }
 }
 
+/// A server signal about a notification whose record is still being written (held until it commits).
+enum NotificationEvent: Sendable {
+    case clicked(String)
+    case closed
+}
+
 extension DaemonCore {
     /// Checks that a notification can be posted: a configured app and a payload that routes.
     func notificationAppName(appID: String, payload: String) throws(DeeplinkerError) -> String {
@@ -39,13 +45,28 @@ extension DaemonCore {
         return config.name ?? appID
     }
 
-    /// Remembers a posted notification durably; in memory once its write commits (SPEC §6).
+    /// Remembers a posted notification durably; in memory once its write commits (SPEC §6). A click
+    /// or close arriving before that (the server may click right behind its `Notify` reply) is held
+    /// and applied after the commit, so it still routes (SPEC §3); a refused write drops them.
     func rememberNotification(id: UInt32, appID: String, payload: String) -> PendingCommit {
         let posted = PostedNotification(id: id, appID: appID, payload: payload, postedAt: engine.now)
+        notificationsBeingWritten[id] = []
         let commit = store.enqueue([.notificationPosted(posted)])
         commit.whenWritten { outcome in
-            guard case .success = outcome else { return }
-            self.onLoop { $0.postedNotifications[id] = posted }
+            self.onLoop { core in
+                let held = core.notificationsBeingWritten.removeValue(forKey: id) ?? []
+                guard case .success = outcome else {
+                    core.notificationTokens[id] = nil
+                    return
+                }
+                core.postedNotifications[id] = posted
+                for event in held {
+                    switch event {
+                    case .clicked(let action): core.notificationClicked(id: id, action: action)
+                    case .closed: core.notificationClosed(id)
+                    }
+                }
+            }
         }
         return commit
     }
@@ -58,7 +79,10 @@ extension DaemonCore {
     /// `ActionInvoked`: for a remembered notification, as if `ActivateNotification` had been called;
     /// other notifications (another program's, or closed ones) are ignored.
     func notificationClicked(id: UInt32, action: String) {
-        guard let notification = postedNotifications[id] else {
+        if postedNotifications[id] == nil, notificationsBeingWritten[id] != nil {
+            return notificationsBeingWritten[id]!.append(.clicked(action))
+        }
+        guard let notification = postedNotifications[id], !notificationsBeingClosed.contains(id) else {
             notificationTokens[id] = nil
             return
         }
@@ -76,12 +100,19 @@ extension DaemonCore {
 
     /// `NotificationClosed`: forgets the notification.
     func notificationClosed(_ id: UInt32) {
+        if postedNotifications[id] == nil, notificationsBeingWritten[id] != nil {
+            return notificationsBeingWritten[id]!.append(.closed)
+        }
         notificationTokens[id] = nil
-        guard postedNotifications[id] != nil else { return }
-        // Forgotten once that is committed: a refused write keeps it (SPEC §6).
+        guard postedNotifications[id] != nil, !notificationsBeingClosed.contains(id) else { return }
+        // Forgotten once that is committed: a refused write keeps it (SPEC §6). Clicks meanwhile
+        // come after the close and route nothing.
+        notificationsBeingClosed.insert(id)
         store.enqueue([.notificationClosed(id: id)]).whenWritten { outcome in
-            guard case .success = outcome else { return }
-            self.onLoop { $0.postedNotifications[id] = nil }
+            self.onLoop { core in
+                core.notificationsBeingClosed.remove(id)
+                if case .success = outcome { core.postedNotifications[id] = nil }
+            }
         }
     }
 }

@@ -29,6 +29,12 @@ actor DaemonCore {
     var postedNotifications: [UInt32: PostedNotification] = [:]
     /// The latest check of each claimed domain (mirrors the store), for `GetLinkClaims`.
     var domainChecks: [DomainClaim: DomainCheck] = [:]
+    /// Notifications whose record is being written, by server id, with the clicks and close that
+    /// arrived meanwhile, in bus order: applied once the record commits, dropped if it is refused.
+    var notificationsBeingWritten: [UInt32: [NotificationEvent]] = [:]
+    /// Notifications whose close is being written: still remembered, but a click after the close
+    /// (in bus order) routes nothing.
+    var notificationsBeingClosed: Set<UInt32> = []
     /// Activation tokens from `ActivationToken`, by notification id, until the click arrives.
     var notificationTokens: [UInt32: String] = [:]
     /// Effect batches (signals, deliveries, launches) waiting for their commit, in apply order.

@@ -132,6 +132,64 @@ struct MemoryWithCommitTests {
         }
     }
 
+    @Test("a click or close arriving while a notification's record is written waits for its commit, then applies; a refused record drops it")
+    func clickWhileWritten() async throws {
+        let store = MemoryInvocationStore()
+        try await InProcessDaemon.withDaemon(shipped: [Self.recipes], store: store) { (d: InProcessDaemon) async throws in
+            let core = d.daemon.core
+            // The server clicks right behind its Notify reply, before the record commits (SPEC §3).
+            store.setMode(.stepped)
+            let clicked = await core.rememberNotification(id: 5, appID: Self.recipes, payload: #"{"type": "recipe", "id": "5"}"#)
+            await core.notificationClicked(id: 5, action: "default")
+            #expect(await core.postedNotifications[5] == nil, "not in memory before its commit")
+            store.setMode(.atOnce)
+            store.writeQueued()
+            store.syncWritten()
+            try await clicked.wait()
+            try await Self.settle(d)
+            let routed = try await store.history(appID: Self.recipes, limit: 10)
+            #expect(routed.map { $0.route?.parameters["id"] } == ["5"], "the held click routed once the record committed")
+            #expect(routed.first?.source == .notification)
+
+            // A close held the same way forgets it once both are written; a click behind it routes nothing.
+            store.setMode(.stepped)
+            let closed = await core.rememberNotification(id: 6, appID: Self.recipes, payload: #"{"type": "recipe", "id": "6"}"#)
+            await core.notificationClosed(6)
+            await core.notificationClicked(id: 6, action: "default")
+            store.setMode(.atOnce)
+            store.writeQueued()
+            store.syncWritten()
+            try await closed.wait()
+            try await Self.settle(d)
+            try await Self.settle(d)
+            #expect(await core.postedNotifications[6] == nil)
+            #expect(try await store.notifications()[6] == nil, "the close was stored after the post")
+
+            // A click behind a close whose write is in flight routes nothing either.
+            try await core.rememberNotification(id: 8, appID: Self.recipes, payload: #"{"type": "recipe", "id": "8"}"#).wait()
+            try await Self.settle(d)
+            store.setMode(.stepped)
+            await core.notificationClosed(8)
+            await core.notificationClicked(id: 8, action: "default")
+            store.setMode(.atOnce)
+            store.writeQueued()
+            store.syncWritten()
+            try await Self.settle(d)
+            #expect(await core.postedNotifications[8] == nil)
+            #expect(try await store.history(appID: Self.recipes, limit: 10).count == 1, "only the first click routed")
+
+            // A refused record: the click routes nothing.
+            store.setMode(.refusing)
+            let refused = await core.rememberNotification(id: 7, appID: Self.recipes, payload: #"{"type": "recipe", "id": "7"}"#)
+            store.setMode(.atOnce)
+            await core.notificationClicked(id: 7, action: "default")
+            await #expect(throws: StoreError.self) { try await refused.wait() }
+            try await Self.settle(d)
+            #expect(try await store.history(appID: Self.recipes, limit: 10).count == 1)
+            #expect(await core.notificationsBeingWritten.isEmpty)
+        }
+    }
+
     /// Lets the bus thread run what the last commit queued there.
     static func settle(_ d: InProcessDaemon) async throws {
         _ = try await d.reply("ListApps", [])
