@@ -111,6 +111,7 @@ extension Daemon {
             core.postedNotifications = posted
             core.published = published
             for check in checks { core.domainChecks[DomainClaim(check.appID, check.domain)] = check }
+            for record in snapshot.appStates { core.storedAppStates[record.appID] = record }
             core.apply(core.engine.recover(from: snapshot, currentOwners: currentOwners))
             core.scheduleSweep()
             // Apps already running but not restored (no matching record) are at least running.

@@ -3,7 +3,7 @@
 /// Each event method updates the per-app records and returns ``EngineEffect``s for the daemon to carry
 /// out in order: persist status and state changes (committed before anything else happens, synced
 /// before a method replies), emit `InvocationChanged`, deliver routes, launch apps. A change the
-/// daemon could not store is undone with ``forgetUnstored(_:)``. The engine does no I/O; time comes from the
+/// daemon could not store is undone with ``forgetUnstored(_:appStates:)``. The engine does no I/O; time comes from the
 /// injected ``EngineClock``. It is a value type: the daemon keeps one inside a single actor.
 public struct DeeplinkEngine: Sendable {
     let clock: any EngineClock

@@ -21,9 +21,15 @@ extension Daemon {
     }
 
     static func setAppState(_ a: In.AppState, _ c: CallContext, _ core: isolated DaemonCore) throws(DeeplinkerError) -> Reply<Out.None> {
-        // SPEC §3: it replies before any delivery it frees starts (the app may be single-threaded).
-        let deliver = try core.setAppState(a.appID, state: a.state, sender: c.sender)
-        return .value(Out.None(), then: deliver)
+        // SPEC §3: it replies before any delivery it frees starts (the app may be single-threaded),
+        // once its change is written, not synced: a refused write answers `StorageFailed` (SPEC §6).
+        let (commit, release) = try core.setAppState(a.appID, state: a.state, sender: c.sender)
+        let promise = ReplyPromise<Out.None>()
+        commit.whenWritten { outcome in
+            let result = outcome.map { Out.None() }.mapError { DeeplinkerError.storageFailed("\($0)") }
+            promise.resolve(Reply(kind: .now(result, then: release)))
+        }
+        return .pending(promise)
     }
 
     static func listApps(_ a: In.None, _ c: CallContext, _ core: isolated DaemonCore) -> Reply<Out.AppIDs> {

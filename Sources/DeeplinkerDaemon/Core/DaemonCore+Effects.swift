@@ -18,6 +18,7 @@ extension DaemonCore {
             awaitingCommit.removeFirst()
             switch outcome {
             case .success:
+                for record in Self.appStates(first.effects) { storedAppStates[record.appID] = record }
                 // The effects first: a raise and an `activate-action` delivery are written to the bus
                 // here, so the app's call goes ahead of the signals (and of the reply, which waits
                 // for the sync); the signals, made only now, still precede the reply.
@@ -30,10 +31,19 @@ extension DaemonCore {
                 let changes = first.effects.compactMap { effect -> Invocation? in
                     if case .statusChanged(let invocation) = effect { invocation } else { nil }
                 }
-                if !changes.isEmpty { apply(engine.forgetUnstored(changes)) }
+                // An app whose newer state waits on a later commit is left to that commit's outcome.
+                let restored = Set(Self.appStates(first.effects).map(\.appID))
+                    .subtracting(awaitingCommit.flatMap { Self.appStates($0.effects).map(\.appID) })
+                    .map { storedAppStates[$0] ?? AppStateRecord(appID: $0, state: .notRunning, owner: nil, updatedAt: 0) }
+                if !changes.isEmpty || !restored.isEmpty { apply(engine.forgetUnstored(changes, appStates: restored)) }
             }
         }
         reportStatus()
+    }
+
+    /// The app states `effects` record, in order.
+    nonisolated static func appStates(_ effects: [EngineEffect]) -> [AppStateRecord] {
+        effects.compactMap { if case .appStateChanged(let record) = $0 { record } else { nil } }
     }
 
     /// The `InvocationChanged` signals of `effects`, in order (never parameter values, SPEC §3).

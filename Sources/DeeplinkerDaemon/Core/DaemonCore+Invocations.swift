@@ -121,16 +121,19 @@ extension DaemonCore {
         return engine.state(of: appID)
     }
 
-    /// `SetAppState`: answered as soon as the engine took it; returns the step the dispatcher runs
-    /// after the reply, which lets the deliveries it freed go (once their commit is written too).
-    func setAppState(_ appID: String, state: String, sender: String) throws(DeeplinkerError) -> @Sendable () -> Void {
+    /// `SetAppState`: returns the commit of the change (answered once it is written, `StorageFailed`
+    /// if it is refused, which puts the state back) and the step the dispatcher runs after the
+    /// reply, which lets the deliveries it freed go (or undoes the refused change).
+    func setAppState(
+        _ appID: String, state: String, sender: String
+    ) throws(DeeplinkerError) -> (commit: PendingCommit, release: @Sendable () -> Void) {
         try requireKnown(appID)
         guard let parsed = AppState(rawValue: state), parsed != .notRunning else {
             throw .invalidParameter(name: "state", value: state, reason: "must be active, inactive or background")
         }
         // SPEC §3: it replies before any delivery starts (the app may be single-threaded).
-        let id = applyHeld(try engine.setAppState(parsed, appID: appID, sender: sender))
-        return { self.onLoop { $0.release(id) } }
+        let (commit, id) = applyHeld(try engine.setAppState(parsed, appID: appID, sender: sender))
+        return (commit, { self.onLoop { $0.release(id) } })
     }
 
     /// A lifecycle signal from `sender` on an app's object path; refused senders are ignored.

@@ -27,6 +27,9 @@ actor DaemonCore {
     var published: [String: [String]] = [:]
     /// Notifications posted with `PostNotification` and not closed (mirrors the store), by server id.
     var postedNotifications: [UInt32: PostedNotification] = [:]
+    /// The last committed state and owner of each app (mirrors the store): a refused write of a
+    /// newer one puts the engine back to it (SPEC §6).
+    var storedAppStates: [String: AppStateRecord] = [:]
     /// The latest check of each claimed domain (mirrors the store), for `GetLinkClaims`.
     var domainChecks: [DomainClaim: DomainCheck] = [:]
     /// Notifications whose record is being written, by server id, with the clicks and close that
@@ -110,9 +113,9 @@ actor DaemonCore {
     }
 
     /// ``apply(_:)`` whose effects also wait for ``release(_:)`` (the caller's reply goes first:
-    /// SPEC §3, `SetAppState`); returns the batch's id.
-    func applyHeld(_ effects: [EngineEffect]) -> UInt64 {
-        applyEffects(effects, held: true).id
+    /// SPEC §3, `SetAppState`); returns the commit and the batch's id.
+    func applyHeld(_ effects: [EngineEffect]) -> (commit: PendingCommit, id: UInt64) {
+        applyEffects(effects, held: true)
     }
 
     /// Lets a held batch's effects run (once its commit, and every earlier batch's, is known).

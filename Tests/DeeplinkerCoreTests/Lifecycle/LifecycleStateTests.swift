@@ -131,4 +131,45 @@ import Testing
         #expect(f.engine.pending(appID: app)?.id == "a", "an unconfigured app keeps its pending route")
         #expect(throws: DeeplinkerError.unknownApp(app)) { try f.receive("b") }
     }
+
+    @Test func aStateChangeThatWasNotStoredIsPutBackAndItsDeliveryWaits() throws {
+        var f = EngineFixture()
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: EngineFixture.owner)
+        try f.receive("a")
+        let lost = try f.engine.lifecycleSignal(.becameActive, appID: app, sender: EngineFixture.owner)
+        #expect(lost.deliveries.map(\.invocation.id) == ["a"])
+        // Its commit was refused: the daemon hands back the app's stored record.
+        let stored = AppStateRecord(appID: app, state: .inactive, owner: EngineFixture.owner, updatedAt: 0)
+        #expect(f.engine.forgetUnstored(lost.changedInvocations, appStates: [stored]).isEmpty)
+        #expect(f.engine.state(of: app) == .inactive)
+        let waiting = try #require(f.engine.pending(appID: app))
+        #expect(waiting.status == .pending && waiting.attempts == 0 && waiting.revision == 0, "as stored: \(waiting)")
+        let next = try f.activate()
+        #expect(next.deliveries.map(\.invocation.id) == ["a"], "the next BecameActive delivers it")
+        #expect(next.deliveries.first?.attempt == 1)
+    }
+
+    @Test func aDeliveryThatWasNotStoredIsSupersededByTheNewerRouteWaitingBehindIt() throws {
+        var f = EngineFixture()
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: EngineFixture.owner)
+        try f.receive("a")
+        let lost = try f.engine.lifecycleSignal(.becameActive, appID: app, sender: EngineFixture.owner)
+        f.clock.advance(.seconds(1))
+        #expect(try f.receive("b").statuses == ["b:pending"], "b waits behind the delivery of a")
+        let stored = AppStateRecord(appID: app, state: .inactive, owner: EngineFixture.owner, updatedAt: 0)
+        let effects = f.engine.forgetUnstored(lost.changedInvocations, appStates: [stored])
+        #expect(effects.statuses == ["a:superseded"])
+        #expect(f.engine.pending(appID: app)?.id == "b")
+        #expect(try f.activate().deliveries.map(\.invocation.id) == ["b"])
+    }
+
+    @Test func anOwnerThatWasNotStoredIsForgotten() {
+        var f = EngineFixture()
+        let lost = f.engine.nameOwnerChanged(appID: app, newOwner: EngineFixture.owner)
+        #expect(lost.appStates.map(\.state) == [.inactive])
+        let stored = AppStateRecord(appID: app, state: .notRunning, owner: nil, updatedAt: 0)
+        #expect(f.engine.forgetUnstored([], appStates: [stored]).isEmpty)
+        #expect(f.engine.state(of: app) == .notRunning)
+        #expect(f.engine.owner(of: app) == nil)
+    }
 }

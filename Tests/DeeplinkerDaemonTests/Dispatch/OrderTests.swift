@@ -1,5 +1,6 @@
 import DBusKit
 import DeeplinkerCore
+import DeeplinkerProtocol
 @testable import DeeplinkerDaemon
 import DeeplinkerTestSupport
 import Testing
@@ -187,6 +188,57 @@ struct MemoryWithCommitTests {
             try await Self.settle(d)
             #expect(try await store.history(appID: Self.recipes, limit: 10).count == 1)
             #expect(await core.notificationsBeingWritten.isEmpty)
+        }
+    }
+
+    @Test("a refused SetAppState answers StorageFailed and leaves the state as it was; its route waits for the next")
+    func setAppState() async throws {
+        let app = OrderTests.app
+        let store = MemoryInvocationStore()
+        try await InProcessDaemon.withDaemon(routeFiles: OrderTests.routes, store: store) { (d: InProcessDaemon) async throws in
+            _ = try await d.reply("OpenURL", [.string(app), .string("any://page/1")])
+            store.setMode(.refusing)
+            let error = try await d.error("SetAppState", [.string(app), .string("active")])
+            #expect(error.name == "org.deeplinker.Error.StorageFailed")
+            #expect(try await d.reply("GetAppState", [.string(app)]).first?.stringValue == "not-running")
+            #expect(!d.timeline.all.contains("sent Deliver"), "no delivery from a change that was not stored")
+
+            store.setMode(.atOnce)
+            _ = try await d.reply("SetAppState", [.string(app), .string("active")])
+            #expect(try await d.reply("GetAppState", [.string(app)]).first?.stringValue == "active")
+            try await d.timeline.wait { $0 == "sent Deliver" }
+            store.setMode(.refusing)
+            #expect(try await d.error("SetAppState", [.string(app), .string("background")]).name == "org.deeplinker.Error.StorageFailed")
+            #expect(try await d.reply("GetAppState", [.string(app)]).first?.stringValue == "active")
+        }
+    }
+
+    @Test("a refused lifecycle signal or owner change leaves the app's state and owner as they were")
+    func lifecycleSignalAndOwner() async throws {
+        let app = OrderTests.app
+        let store = MemoryInvocationStore()
+        try await InProcessDaemon.withDaemon(routeFiles: OrderTests.routes, store: store) { (d: InProcessDaemon) async throws in
+            let core = d.daemon.core
+            store.setMode(.refusing)
+            await core.ownerChanged(name: app, newOwner: ":1.5")
+            try await Self.settle(d)
+            #expect(await core.engine.owner(of: app) == nil, "an owner whose record was refused is not remembered")
+            #expect(await core.engine.state(of: app) == .notRunning)
+
+            store.setMode(.atOnce)
+            await core.ownerChanged(name: app, newOwner: ":1.5")
+            try await Self.settle(d)
+            #expect(await core.engine.state(of: app) == .inactive)
+            store.setMode(.refusing)
+            await core.lifecycleSignal(path: DeeplinkerBus.objectPath(forAppID: app), member: "BecameActive", sender: ":1.5")
+            try await Self.settle(d)
+            #expect(await core.engine.state(of: app) == .inactive, "a BecameActive that was not stored")
+            #expect(await core.engine.owner(of: app) == ":1.5")
+
+            store.setMode(.atOnce)
+            await core.lifecycleSignal(path: DeeplinkerBus.objectPath(forAppID: app), member: "BecameActive", sender: ":1.5")
+            try await Self.settle(d)
+            #expect(await core.engine.state(of: app) == .active)
         }
     }
 
