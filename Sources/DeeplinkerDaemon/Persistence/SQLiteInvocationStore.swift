@@ -66,7 +66,9 @@ public final class SQLiteInvocationStore: InvocationStore {
         pool.writeWithoutTransaction { db in gauge.install(on: db.sqliteConnection) }
         let checkpointer = WALCheckpointer(databasePath: path)
         self.checkpointer = checkpointer
-        let committerBox = LockedValue<GroupCommitter?>(nil)
+        // Weak: the committer owns the syncer whose callbacks reach it, and a strong reference
+        // would be a cycle that keeps the whole store alive after it closed.
+        let committerBox = LockedValue(WeakCommitter())
         let handlers = failureHandlers
         syncer = LogSyncer(
             beforeSync: beforeSync,
@@ -74,7 +76,7 @@ public final class SQLiteInvocationStore: InvocationStore {
                 // Between syncs when the log is quiet; under steady writes once it is half-way to
                 // the hold, rather than hold the writes later.
                 guard gauge.checkpointDue, !othersWaiting || gauge.frameCount >= WALGauge.holdFrames / 2 else { return }
-                defer { committerBox.withLock { $0 }?.resume() }
+                defer { committerBox.withLock { $0.committer }?.resume() }
                 do throws(StoreError) {
                     let (frames, _) = try checkpointer.checkpoint()
                     gauge.checkpointed(throughFrames: max(frames, gauge.frameCount))
@@ -86,7 +88,7 @@ public final class SQLiteInvocationStore: InvocationStore {
             },
             onFailure: { error in
                 logger.error("\(error); nothing more is acknowledged, and the daemon stops (SPEC §9)")
-                committerBox.withLock { $0 }?.fail(error as? StoreError ?? .syncFailed(path: path, reason: "\(error)"))
+                committerBox.withLock { $0.committer }?.fail(error as? StoreError ?? .syncFailed(path: path, reason: "\(error)"))
                 let toCall = handlers.withLock { state -> [@Sendable (any Error) -> Void] in
                     state.error = error
                     defer { state.handlers = [] }
@@ -101,7 +103,7 @@ public final class SQLiteInvocationStore: InvocationStore {
                 result.mapError { StoreError.writeFailed(path: path, reason: Self.describe($0)) }
             }
         }
-        committerBox.withLock { $0 = committer }
+        committerBox.withLock { $0.committer = committer }
         if creates { try Self.syncDirectory(directory) }
     }
 
@@ -281,4 +283,9 @@ public final class SQLiteInvocationStore: InvocationStore {
         }
         return (error as NSError).localizedDescription
     }
+}
+
+/// The sync thread's way to the committer, which owns it (``SQLiteInvocationStore/init``).
+private struct WeakCommitter {
+    weak var committer: GroupCommitter?
 }
