@@ -160,20 +160,11 @@ enum CompositorFocusBenchmark {
             })
         await env.stop()
 
-        let signal = Stats(microseconds: signalSamples)
-        let focus = Stats(microseconds: focusSamples)
-        let name = compositor == .gnome ? "GNOME Shell focus change (extension)" : "KWin activation (focus-watch's KWin script)"
-        table.add(
-            "BecameActive signal → route delivered (ActivateAction) p50 / p99, \(runs) runs",
-            String(format: "%.2f / %.2f ms", signal.p50 / 1000, signal.p99 / 1000))
-        let extra = (focus.p50 - signal.p50) / 1000
-        table.add(
-            "\(name) → route delivered, p50 / p99, \(runs) runs",
-            String(format: "%.2f / %.2f ms", focus.p50 / 1000, focus.p99 / 1000),
-            ratio: String(format: "%+.2f ms", extra), goal: String(format: "≤ BecameActive + %.0f ms", FocusBenchmark.goalExtraMilliseconds),
-            verdict: Format.verdict(extra <= FocusBenchmark.goalExtraMilliseconds))
-        print(String(format: "  focus (%@): focus change → delivery p50 %.2f ms p99 %.2f ms; BecameActive → delivery p50 %.2f ms p99 %.2f ms (%+.2f ms, goal ≤ +%.0f ms)",
-                     compositor.rawValue, focus.p50 / 1000, focus.p99 / 1000, signal.p50 / 1000, signal.p99 / 1000, extra, FocusBenchmark.goalExtraMilliseconds))
+        FocusBenchmark.report(
+            signalSamples: signalSamples, focusSamples: focusSamples, runs: runs,
+            focusRow: (compositor == .gnome ? "GNOME Shell focus change (extension)" : "KWin activation (focus-watch's KWin script)")
+                + " → route delivered",
+            label: "focus (\(compositor.rawValue))", table: table)
     }
 
     static func monotonicMicroseconds() -> Int64 {
