@@ -149,48 +149,22 @@ enum CompositorFocusBenchmark {
         // BecameActive → delivery (the app reports its own state; the focus stays on the other window).
         _ = try await focusOn(otherID)
         try await FocusBenchmark.waitForState("inactive", env, from: env.client)
-        var signalSamples: [Double] = []
-        for i in 0..<(runs + 5) {
-            try app.connection.emitSignal(path: app.path, interface: DeeplinkerBus.lifecycleInterface, member: LifecycleSignalName.willResignActive.rawValue)
-            try await FocusBenchmark.waitForState("inactive", env, from: app.connection)
-            let url = "bestrecipes://recipe/\(i)"
-            app.probe.expect(url)
-            try await env.openURL(url)
-            let start = ContinuousClock.now
-            try app.connection.emitSignal(path: app.path, interface: DeeplinkerBus.lifecycleInterface, member: LifecycleSignalName.becameActive.rawValue)
-            let arrived = await app.probe.arrival(of: url)
-            if i >= 5 { signalSamples.append(Stats.microseconds(start.duration(to: arrived))) }
-        }
-        try app.connection.emitSignal(path: app.path, interface: DeeplinkerBus.lifecycleInterface, member: LifecycleSignalName.willResignActive.rawValue)
+        let signalSamples = try await FocusBenchmark.measureBecameActive(app: app, env: env, runs: runs)
 
         // Focus change → delivery.
-        var focusSamples: [Double] = []
-        for i in 0..<(runs + 5) {
-            _ = try await focusOn(otherID)
-            try await FocusBenchmark.waitForState("inactive", env, from: env.client)
-            let url = "bestrecipes://recipe/\(10_000 + i)"
-            app.probe.expect(url)
-            try await env.openURL(url)
-            let changed = try await focusOn(BenchRouteFile.appID)
-            let arrived = await app.probe.arrival(of: url)
-            if i >= 5 { focusSamples.append(Stats.microseconds(changed.duration(to: arrived))) }
-        }
+        let focusSamples = try await FocusBenchmark.measureFocusChange(
+            app: app, env: env, runs: runs, focusOther: { _ = try await focusOn(otherID) },
+            focusApp: {
+                let changed = try await focusOn(BenchRouteFile.appID)
+                return { changed }
+            })
         await env.stop()
 
-        let signal = Stats(microseconds: signalSamples)
-        let focus = Stats(microseconds: focusSamples)
-        let name = compositor == .gnome ? "GNOME Shell focus change (extension)" : "KWin activation (focus-watch's KWin script)"
-        table.add(
-            "BecameActive signal → route delivered (ActivateAction) p50 / p99, \(runs) runs",
-            String(format: "%.2f / %.2f ms", signal.p50 / 1000, signal.p99 / 1000))
-        let extra = (focus.p50 - signal.p50) / 1000
-        table.add(
-            "\(name) → route delivered, p50 / p99, \(runs) runs",
-            String(format: "%.2f / %.2f ms", focus.p50 / 1000, focus.p99 / 1000),
-            ratio: String(format: "%+.2f ms", extra), goal: String(format: "≤ BecameActive + %.0f ms", FocusBenchmark.goalExtraMilliseconds),
-            verdict: Format.verdict(extra <= FocusBenchmark.goalExtraMilliseconds))
-        print(String(format: "  focus (%@): focus change → delivery p50 %.2f ms p99 %.2f ms; BecameActive → delivery p50 %.2f ms p99 %.2f ms (%+.2f ms, goal ≤ +%.0f ms)",
-                     compositor.rawValue, focus.p50 / 1000, focus.p99 / 1000, signal.p50 / 1000, signal.p99 / 1000, extra, FocusBenchmark.goalExtraMilliseconds))
+        FocusBenchmark.report(
+            signalSamples: signalSamples, focusSamples: focusSamples, runs: runs,
+            focusRow: (compositor == .gnome ? "GNOME Shell focus change (extension)" : "KWin activation (focus-watch's KWin script)")
+                + " → route delivered",
+            label: "focus (\(compositor.rawValue))", table: table)
     }
 
     static func monotonicMicroseconds() -> Int64 {

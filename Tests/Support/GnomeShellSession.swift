@@ -12,14 +12,13 @@ import Foundation
 public final class GnomeShellSession: Sendable {
     public static let helperUUID = "focus-test-helper@deeplinker.org"
     public static let helperName = "org.deeplinker.Test.FocusHelper"
-    public let runtimeDirectory: String
+    public var runtimeDirectory: String { runtime.directory }
     public let home: String
-    public let busAddress: String
+    public var busAddress: String { runtime.busAddress }
     public let waylandDisplay = "wayland-0"
-    private let systemBus: TestProcess
+    private let runtime: HeadlessCompositorRuntime
     private let shell = LockedValue<TestProcess?>(nil)
-    private let windows = LockedValue<[TestProcess]>([])
-    private let connection: DBusConnection
+    private var connection: DBusConnection { runtime.connection }
 
     /// Whether GNOME Shell is installed here (scripts/setup installs it).
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/gnome-shell") }
@@ -39,44 +38,21 @@ public final class GnomeShellSession: Sendable {
     }
 
     private init(busAddress: String, home: String) async throws {
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-gnome-\(UUID().uuidString.prefix(12))")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        chmod(directory, 0o700)
-        runtimeDirectory = directory
+        runtime = try await HeadlessCompositorRuntime(prefix: "deeplinker-gnome", busAddress: busAddress)
         self.home = home
-        self.busAddress = busAddress
-        systemBus = try TestProcess(
-            executable: "/usr/bin/dbus-daemon",
-            arguments: ["--session", "--nofork", "--print-address", "--address=unix:path=\(directory)/system_bus_socket"],
-            environment: ProcessInfo.processInfo.environment)
-        try await systemBus.waitForLine(containing: "unix:")
-        connection = try DBusConnection(address: busAddress)
     }
 
     private func stopAll() {
-        for window in windows.withLock({ $0 }) { window.stop() }
-        shell.withLock { $0 }?.stop()
-        systemBus.stop()
-        connection.close()
-        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+        runtime.stop(compositor: shell.withLock { $0 })
     }
 
     /// The environment of the shell and of its clients (GTK windows, gsettings, the CLI).
     public func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["DISPLAY", "SWAYSOCK"] { environment[key] = nil }
-        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
-        environment["WAYLAND_DISPLAY"] = waylandDisplay
-        environment["GDK_BACKEND"] = "wayland"
-        environment["HOME"] = home
+        var environment = runtime.environment(waylandDisplay: waylandDisplay, home: home, desktop: "GNOME")
         environment["XDG_CONFIG_HOME"] = home + "/.config"
         environment["XDG_DATA_HOME"] = home + "/.local/share"
         environment["GSETTINGS_BACKEND"] = "keyfile"
-        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(runtimeDirectory)/system_bus_socket"
-        environment["XDG_CURRENT_DESKTOP"] = "GNOME"
         environment["XDG_SESSION_TYPE"] = "wayland"
-        environment["NO_AT_BRIDGE"] = "1"
         environment["GTK_A11Y"] = "none"
         return environment.merging(extra) { $1 }
     }
@@ -133,19 +109,12 @@ public final class GnomeShellSession: Sendable {
     /// A `Gtk.Application` window whose application id and Wayland app_id are `appID` (as
     /// ``SwaySession`` makes them); returns once GTK has shown it.
     public func openWindow(_ appID: String) async throws -> TestProcess {
-        try await open(SwaySession.windowScript, ["application", appID])
+        try await runtime.openWindow(["application", appID], environment: environment())
     }
 
     /// A bare `Gtk.Window` (no application id) whose Wayland app_id is `programName`.
     public func openBareWindow(_ programName: String) async throws -> TestProcess {
-        try await open(SwaySession.windowScript, ["bare", programName])
-    }
-
-    private func open(_ script: String, _ arguments: [String]) async throws -> TestProcess {
-        let process = try TestProcess(executable: "/usr/bin/python3", arguments: ["-c", script] + arguments, environment: environment())
-        windows.withLock { $0.append(process) }
-        try await process.waitForLine(containing: "window shown")
-        return process
+        try await runtime.openWindow(["bare", programName], environment: environment())
     }
 
     /// Leaves the Overview and gives the window with this id (application id, app_id or title)

@@ -9,14 +9,13 @@ import Foundation
 /// bus. New windows take the focus; ``activate(_:)`` moves it with a one-shot KWin script (test
 /// only). Only ``with(busAddress:_:)`` makes one, and it always stops KWin.
 public final class KWinSession: Sendable {
-    public let runtimeDirectory: String
-    public let busAddress: String
+    public var runtimeDirectory: String { runtime.directory }
+    public var busAddress: String { runtime.busAddress }
     public let waylandDisplay = "wayland-k"
     private let binary: String
-    private let systemBus: TestProcess
+    private let runtime: HeadlessCompositorRuntime
     private let compositor = LockedValue<TestProcess?>(nil)
-    private let windows = LockedValue<[TestProcess]>([])
-    private let connection: DBusConnection
+    private var connection: DBusConnection { runtime.connection }
     private let scripts = LockedValue(0)
 
     /// Whether KWin is installed here (scripts/setup installs kwin-wayland).
@@ -30,43 +29,26 @@ public final class KWinSession: Sendable {
     }
 
     private init(busAddress: String) async throws {
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("deeplinker-kwin-\(UUID().uuidString.prefix(12))")
-        try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
-        chmod(directory, 0o700)
-        runtimeDirectory = directory
-        self.busAddress = busAddress
+        let runtime = try await HeadlessCompositorRuntime(prefix: "deeplinker-kwin", busAddress: busAddress)
+        self.runtime = runtime
         // The copy has no file capability.
-        binary = directory + "/bin/kwin_wayland"
-        try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: binary)
-        systemBus = try TestProcess(
-            executable: "/usr/bin/dbus-daemon",
-            arguments: ["--session", "--nofork", "--print-address", "--address=unix:path=\(directory)/system_bus_socket"],
-            environment: ProcessInfo.processInfo.environment)
-        try await systemBus.waitForLine(containing: "unix:")
-        connection = try DBusConnection(address: busAddress)
+        binary = runtime.directory + "/bin/kwin_wayland"
+        do {
+            try FileManager.default.createDirectory(atPath: runtime.directory + "/bin", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: binary)
+        } catch {
+            runtime.stop(compositor: nil)
+            throw error
+        }
     }
 
     private func stopAll() {
-        for window in windows.withLock({ $0 }) { window.stop() }
-        compositor.withLock { $0 }?.stop()
-        systemBus.stop()
-        connection.close()
-        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+        runtime.stop(compositor: compositor.withLock { $0 })
     }
 
     /// The environment of KWin and its clients (GTK windows, focus-watch).
     public func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["DISPLAY", "SWAYSOCK"] { environment[key] = nil }
-        environment["XDG_RUNTIME_DIR"] = runtimeDirectory
-        environment["WAYLAND_DISPLAY"] = waylandDisplay
-        environment["GDK_BACKEND"] = "wayland"
-        environment["HOME"] = runtimeDirectory
-        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(runtimeDirectory)/system_bus_socket"
-        environment["XDG_CURRENT_DESKTOP"] = "KDE"
-        environment["NO_AT_BRIDGE"] = "1"
-        return environment.merging(extra) { $1 }
+        runtime.environment(waylandDisplay: waylandDisplay, home: runtimeDirectory, desktop: "KDE").merging(extra) { $1 }
     }
 
     /// Starts KWin (again, after ``stop()``) and returns once it owns `org.kde.KWin`.
@@ -87,7 +69,7 @@ public final class KWinSession: Sendable {
     /// Kills KWin and waits until its name is gone (its windows lose their display).
     public func stop() async throws {
         compositor.withLock { current in defer { current = nil }; return current }?.stop()
-        for window in windows.withLock({ current in defer { current = [] }; return current }) { window.stop() }
+        runtime.closeWindows()
         try await connection.waitUntilUnowned("org.kde.KWin")
     }
 
@@ -108,10 +90,7 @@ public final class KWinSession: Sendable {
     /// window with no activation token while another app's is active), so it is activated too;
     /// that changes nothing when it has the focus already.
     private func open(_ arguments: [String], id: String) async throws -> TestProcess {
-        let process = try TestProcess(
-            executable: "/usr/bin/python3", arguments: ["-c", SwaySession.windowScript] + arguments, environment: environment())
-        windows.withLock { $0.append(process) }
-        try await process.waitForLine(containing: "window shown")
+        let process = try await runtime.openWindow(arguments, environment: environment())
         try await activate(id)
         return process
     }

@@ -276,28 +276,13 @@ struct DoctorProbe {
         }
     }
 
-    /// Runs a tool found on PATH and returns its standard output (nil when it is missing).
+    /// Runs a tool found on PATH and returns its standard output (nil when it is missing), on a
+    /// thread of its own so that the checks' other probes go on meanwhile.
     func tool(_ name: String, _ arguments: [String]) async -> String? {
-        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }
-            .first(where: Self.isExecutable)
-        guard let path else { return nil }
         let environment = self.environment
         return await withCheckedContinuation { continuation in
             NamedThread.start(name: "doctor-tool") {
-                guard let child = try? ChildProcess(
-                    executable: path, arguments: arguments, environment: environment, standardOutput: .pipe, standardError: .null),
-                    let out = child.standardOutput else { return continuation.resume(returning: nil) }
-                var bytes: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let n = read(out, &buffer, buffer.count)
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { break }
-                    bytes += buffer[0..<n]
-                }
-                close(out)
-                _ = child.waitUntilExit()
-                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+                continuation.resume(returning: PathTool.run(name, arguments, environment: environment, standardError: .null)?.output)
             }
         }
     }

@@ -123,26 +123,7 @@ struct GnomeExtension {
 
     /// Runs a tool found on PATH; nil when it is missing. Its stderr goes to ours.
     func run(_ name: String, _ arguments: [String]) -> (status: Int32, output: String)? {
-        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { (dir: Substring) -> String in "\(dir)/\(name)" }
-            .first { (candidate: String) in access(candidate, X_OK) == 0 }
-        guard let path, let child = try? ChildProcess(
-            executable: path, arguments: arguments, environment: environment, standardInput: .null, standardOutput: .pipe,
-            standardError: .inherit), let out = child.standardOutput else { return nil }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(out, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += buffer[0..<n]
-        }
-        close(out)
-        let status: Int32
-        switch child.waitUntilExit() {
-        case .exited(let code): status = code
-        default: status = -1
-        }
-        return (status, String(decoding: bytes, as: UTF8.self))
+        PathTool.run(name, arguments, environment: environment, standardError: .inherit)
     }
 
     // MARK: The running shell

@@ -88,6 +88,15 @@ final class FaultyFileSystem: Sendable {
         }
     }
 
+    /// Makes `directory/backing` and `directory/<mountPoint>` and mounts the pass-through of the
+    /// first on the second (the set-up every FUSE test shares).
+    static func mount(in directory: TemporaryDirectory, on mountPoint: String = "mount", powerCut: Bool = false) async throws -> FaultyFileSystem {
+        let backing = directory.appending("backing")
+        let mount = directory.appending(mountPoint)
+        for path in [backing, mount] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        return try await FaultyFileSystem(backing: backing, mountPoint: mount, powerCut: powerCut)
+    }
+
     /// Sets the fault every later change gets (``FileSystemFault/none`` to heal); returns once the
     /// server has it, so the next system call sees it.
     func inject(_ fault: FileSystemFault) async throws {

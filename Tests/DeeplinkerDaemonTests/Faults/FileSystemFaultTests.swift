@@ -95,10 +95,8 @@ struct FileSystemFaultTests {
 
     /// A ``FaultyFileSystem`` over `directory/backing`, mounted on `directory/state` (the store's).
     private static func mount(in directory: TemporaryDirectory) async throws -> (FaultyFileSystem, backing: String, mountPoint: String) {
-        let backing = directory.appending("backing")
-        let mountPoint = directory.appending("state")
-        for path in [backing, mountPoint] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        return (try await FaultyFileSystem(backing: backing, mountPoint: mountPoint), backing, mountPoint)
+        let fs = try await FaultyFileSystem.mount(in: directory, on: "state")
+        return (fs, fs.backing, fs.mountPoint)
     }
 
     /// The `StoreError.writeFailed` description of a commit that must fail.

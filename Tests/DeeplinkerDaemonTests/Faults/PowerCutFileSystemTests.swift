@@ -12,11 +12,9 @@ struct PowerCutFileSystemTests {
     @Test("unsynced writes and truncations are visible, then dropped by a cut; synced ones stay; -shm is written back")
     func cutDropsOnlyUnsyncedData() async throws {
         let directory = try TemporaryDirectory()
-        let backing = directory.appending("backing")
-        let mount = directory.appending("mount")
-        for path in [backing, mount] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        let fs = try await FaultyFileSystem(backing: backing, mountPoint: mount, powerCut: true)
+        let fs = try await FaultyFileSystem.mount(in: directory, powerCut: true)
         defer { fs.unmount() }
+        let (backing, mount) = (fs.backing, fs.mountPoint)
         func read(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
         let synced = Data((0..<6_000).map { UInt8($0 % 251) })
 

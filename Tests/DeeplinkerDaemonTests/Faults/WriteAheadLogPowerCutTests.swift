@@ -13,11 +13,9 @@ struct WriteAheadLogPowerCutTests {
     @Test("bytes written before sync() survive a cut; bytes written after it are lost")
     func syncedBytesSurviveACut() async throws {
         let directory = try TemporaryDirectory()
-        let backing = directory.appending("backing")
-        let mount = directory.appending("mount")
-        for path in [backing, mount] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-        let fs = try await FaultyFileSystem(backing: backing, mountPoint: mount, powerCut: true)
+        let fs = try await FaultyFileSystem.mount(in: directory, powerCut: true)
         defer { fs.unmount() }
+        let (backing, mount) = (fs.backing, fs.mountPoint)
         let database = mount + "/db.sqlite"
         let synced = Data(repeating: 0x57, count: 10_000)  // more than two pages
         let unsynced = Data(repeating: 0x4C, count: 5_000)
