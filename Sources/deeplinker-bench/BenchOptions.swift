@@ -69,7 +69,7 @@ struct BenchOptions: Sendable {
                    (Xvfb + openbox + GTK3 windows; goal p50 ≤ BecameActive + 5 ms); --backend gnome: a
                    headless GNOME Shell and its extension; --backend kwin: a headless KWin and focus-watch
           e2e      gio open → the app's handler, through Deeplinker's handler entry and straight through the
-                   app's own DBusActivatable entry, alternating; warm, app cold, daemon cold (goal ≤ 1.10× direct)
+                   app's own DBusActivatable entry, alternating; warm, app cold, daemon cold (goal ≤ 1.15× direct)
           browser  a click on a verified link in headless Chromium to the route in the app, beside the same
                    link typed into the address bar (needs root, chromium, chromium-driver, python3-selenium)
           cpu      only deeplinkerd's CPU per OpenURL and per Ping (prints its pid and waits 2 s first, so a
