@@ -99,7 +99,30 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     deinit {
-        close()
+        // The last reference can go on the loop thread (a job or a handler let go of it): there
+        // `close()` would hand itself to another thread, and a closure that captures `self` must
+        // not outlive `deinit`.
+        if loop.isLoopThread { closeOnLoopThread() } else { close() }
+    }
+
+    /// ``close()`` for `deinit` on the loop thread: the same steps, run here, and the loop told to
+    /// stop after this turn (its thread keeps the `EventLoop` alive until then).
+    private func closeOnLoopThread() {
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        closed.store(true, ordering: .releasing)
+        if let raw {
+            dbus_connection_flush(raw)
+            loop.uninstall(from: raw)
+            dbus_connection_close(raw)
+        }
+        failPendingCalls()
+        state.value.objects.removeAll()
+        state.value.subscriptions.removeAll()
+        // The loop's next turn must not call back into this object.
+        loop.onIteration = {}
+        loop.stopAndWait()
+        disconnectHandlers.withLock { $0.removeAll() }
+        if let raw { dbus_connection_unref(raw) }
     }
 
     private static let initThreads: Void = { _ = dbus_threads_init_default() }()
