@@ -110,14 +110,7 @@ public final class DBusConnection: @unchecked Sendable {
     private func closeOnLoopThread() {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         closed.store(true, ordering: .releasing)
-        if let raw {
-            dbus_connection_flush(raw)
-            loop.uninstall(from: raw)
-            dbus_connection_close(raw)
-        }
-        failPendingCalls()
-        state.value.objects.removeAll()
-        state.value.subscriptions.removeAll()
+        closeOnLoop()
         // The loop's next turn must not call back into this object.
         loop.onIteration = {}
         loop.stopAndWait()
@@ -161,21 +154,23 @@ public final class DBusConnection: @unchecked Sendable {
         }
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         closed.store(true, ordering: .releasing)
-        nonisolated(unsafe) let raw = raw
-        loop.post { [self, loop] in
-            if let raw {
-                dbus_connection_flush(raw)
-                loop.uninstall(from: raw)
-                dbus_connection_close(raw)
-            }
-            // On the loop, where the calls are kept; later calls fail at once (`closed` is set).
-            failPendingCalls()
-            state.value.objects.removeAll()
-            state.value.subscriptions.removeAll()
-        }
+        loop.post { [self] in closeOnLoop() }
         loop.stopAndWait()
         disconnectHandlers.withLock { $0.removeAll() }
         if let raw { dbus_connection_unref(raw) }
+    }
+
+    /// The loop thread's part of closing: the connection flushed and closed, and the pending calls
+    /// failed there, where they are kept (later calls fail at once: `closed` is set).
+    private func closeOnLoop() {
+        if let raw {
+            dbus_connection_flush(raw)
+            loop.uninstall(from: raw)
+            dbus_connection_close(raw)
+        }
+        failPendingCalls()
+        state.value.objects.removeAll()
+        state.value.subscriptions.removeAll()
     }
 
     /// Marks the connection closed after the bus dropped it; returns the handlers to run.
