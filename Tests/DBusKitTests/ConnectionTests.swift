@@ -299,6 +299,31 @@ import Testing
         #expect(missing?.name == DBusError.serviceUnknownName)
     }
 
+    /// A message sent from another thread just before `close()` goes out (a daemon whose sync
+    /// failed answers its waiters StorageFailed from the sync thread, then closes): the loop is
+    /// held until `close()` has marked the connection closed, so the send's job runs after that.
+    @Test func closeSendsWhatWasSentBeforeIt() async throws {
+        let fixture = try BusFixture()
+        let listener = try fixture.connect()
+        defer { listener.close() }
+        let got = Recorder<String>()
+        try await listener.subscribe(MatchRule(interface: "org.example.Last", member: "Word")) { _, args in
+            got.put(args.first?.stringValue ?? "")
+        }
+        let emitter = try fixture.connect()
+        let loopHeld = HeldGate()
+        loopHeld.close()
+        emitter.executor.execute { loopHeld.pass(1) }
+        _ = try await loopHeld.held.next()
+        try emitter.emitSignal(path: "/", interface: "org.example.Last", member: "Word", arguments: [.string("sent before close")])
+        let closed = Recorder<Bool>()
+        Thread { emitter.close(); closed.put(true) }.start()
+        while !emitter.isClosed { await Task.yield() }
+        loopHeld.open()
+        #expect(try await closed.next())
+        #expect(try await got.next() == "sent before close")
+    }
+
     /// Handlers that hold their connection (through an owner, as a daemon's do) are let go by
     /// `close()`, so the connection and its owner are freed, not kept alive by each other.
     @Test func closeLetsGoOfHandlersThatHoldTheConnection() async throws {

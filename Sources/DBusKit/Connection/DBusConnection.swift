@@ -25,6 +25,9 @@ public final class DBusConnection: @unchecked Sendable {
         var objects: [String: DBusObject] = [:]
         var subscriptions: [UInt64: Subscription] = [:]
         var pendingCalls: [UInt64: PendingCall] = [:]
+        /// Cleared when the loop closes the connection. Sends queued before ``close()`` check this,
+        /// not `closed` (set at once), so they still go out, flushed, before the connection closes.
+        var open = true
     }
     private let nextID = Atomic<UInt64>(1)
     private let closed = Atomic<Bool>(false)
@@ -137,11 +140,12 @@ public final class DBusConnection: @unchecked Sendable {
         disconnectHandlers.withLock { $0.append(handler) }
     }
 
-    /// Flushes what is queued, closes the connection and stops its thread. Calls still waiting
-    /// fail with `Disconnected`. Exported objects, subscriptions and disconnect handlers, which can
-    /// never run again, are let go: their closures often hold the connection's owner (a daemon's
-    /// handlers hold the daemon, which holds the connection), and kept they would keep that whole
-    /// graph alive (LeakSanitizer found every in-process test daemon leaked that way).
+    /// Flushes what is queued (a message sent before this call goes out, from any thread), closes
+    /// the connection and stops its thread. Calls still waiting fail with `Disconnected`. Exported
+    /// objects, subscriptions and disconnect handlers, which can never run again, are let go: their
+    /// closures often hold the connection's owner (a daemon's handlers hold the daemon, which holds
+    /// the connection), and kept they would keep that whole graph alive (LeakSanitizer found every
+    /// in-process test daemon leaked that way).
     public func close() {
         // Closed already: nothing to do. This is also `deinit` after a `close()`, which may run on
         // the loop thread (the last reference can be the job below, or a handler it let go of)
@@ -163,6 +167,7 @@ public final class DBusConnection: @unchecked Sendable {
     /// The loop thread's part of closing: the connection flushed and closed, and the pending calls
     /// failed there, where they are kept (later calls fail at once: `closed` is set).
     private func closeOnLoop() {
+        state.value.open = false
         if let raw {
             dbus_connection_flush(raw)
             loop.uninstall(from: raw)
@@ -192,7 +197,7 @@ public final class DBusConnection: @unchecked Sendable {
         guard !isClosed else { return }
         if let detachedSink { return detachedSink(message) }
         loop.post { [self] in
-            guard !isClosed else { return }
+            guard state.value.open else { return }
             _ = dbus_connection_send(raw, message.raw, nil)
         }
     }
