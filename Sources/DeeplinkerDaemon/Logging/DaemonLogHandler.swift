@@ -55,8 +55,11 @@ public struct DaemonLogHandler: LogHandler {
         if !merged.isEmpty {
             text += " " + merged.keys.sorted().map { "\($0)=\(merged[$0]!)" }.joined(separator: " ")
         }
-        // One entry per line: journald would split a multi-line message into entries without a prefix.
-        text = text.replacingOccurrences(of: "\n", with: " ")
+        // One entry per line: journald would split a multi-line message into entries without a
+        // prefix. (Foundation's `replacingOccurrences` cost a tenth of the bus thread's time.)
+        if text.utf8.contains(UInt8(ascii: "\n")) {
+            text = String(decoding: text.utf8.map { $0 == UInt8(ascii: "\n") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        }
         switch format {
         case .journal:
             write("<\(Self.priority(event.level))>\(text)\n")
@@ -88,6 +91,7 @@ public struct DaemonLogHandler: LogHandler {
         let zoneCount = strftime(&zone, zone.count, "%z", &parts)
         let base = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let milliseconds = Int(now.tv_nsec) / 1_000_000
-        return base + "." + String(format: "%03d", milliseconds) + String(decoding: zone[0..<zoneCount].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let padded = String(milliseconds + 1_000).dropFirst()
+        return base + "." + padded + String(decoding: zone[0..<zoneCount].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -184,18 +184,19 @@ final class GroupCommitter: Sendable {
             beforeBatch?(batch.count)
             let results = commitBatch(batch.map(\.changes))
             state.withLock { $0.batches += 1 }
-            var written: [PendingCommit] = []
+            var written: [(commit: PendingCommit, step: PendingCommit.WrittenStep)] = []
             for (index, item) in batch.enumerated() {
                 let result = index < results.count ? results[index] : .failure(StoreError.closed)
                 if case .success = result {
-                    // Its effects run now, here; the sync thread settles it once the log is on disk.
-                    item.commit.markWritten()
-                    written.append(item.commit)
+                    written.append((item.commit, item.commit.beginWritten()))
                 } else {
                     item.commit.resolve(result)
                 }
             }
-            syncer.submit(written)
+            // The sync starts first; the effects (signals, deliveries, log lines) go out here while
+            // the disk works, and a reply the sync settles meanwhile waits for them.
+            syncer.submit(written.map(\.commit))
+            for (commit, step) in written { commit.finishWritten(step) }
         }
     }
 }

@@ -6,8 +6,12 @@ import TaskThreads
 /// fsynced, so it also survives a power loss; ``wait()`` and ``whenResolved(_:)`` wait for this,
 /// and replies promise it. A failed commit fails both; a failed fsync fails only the second.
 /// Resolved exactly once per step by the store; any number of waiters.
+///
+/// The store starts the sync before it runs the written step's callbacks (``beginWritten()``,
+/// then ``finishWritten(_:)``), so the disk works while the effects go out; a durable outcome that
+/// arrives in between is held until they have run, so a reply never overtakes its signals.
 public final class PendingCommit: Sendable {
-    private typealias Callback = @Sendable (Result<Void, any Error>) -> Void
+    fileprivate typealias Callback = @Sendable (Result<Void, any Error>) -> Void
 
     private struct State {
         var written: Result<Void, any Error>?
@@ -15,6 +19,15 @@ public final class PendingCommit: Sendable {
         var waiters: [CheckedContinuation<Void, any Error>] = []
         var callbacks: [Callback] = []
         var writtenCallbacks: [Callback] = []
+        /// Between ``beginWritten()`` and ``finishWritten(_:)``: a durable outcome waits.
+        var runningWritten = false
+        /// Whether the durable outcome may be reported: known, and the written step's callbacks done.
+        var settled: Result<Void, any Error>? { runningWritten ? nil : result }
+    }
+
+    /// The written step's callbacks, taken by ``beginWritten()`` and run by ``finishWritten(_:)``.
+    struct WrittenStep {
+        fileprivate let callbacks: [Callback]
     }
 
     private let state = LockedValue(State())
@@ -32,7 +45,7 @@ public final class PendingCommit: Sendable {
     public func wait() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let ready: Result<Void, any Error>? = state.withLock { state in
-                if let result = state.result { return result }
+                if let settled = state.settled { return settled }
                 state.waiters.append(continuation)
                 return nil
             }
@@ -44,7 +57,7 @@ public final class PendingCommit: Sendable {
     /// thread that resolves the commit, in the order they were registered: cheaper than a task per
     /// waiter on the reply path.
     public func whenResolved(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        when(\.result, queue: \.callbacks, body)
+        when(\.settled, queue: \.callbacks, body)
     }
 
     /// Runs `body` once the transaction is committed or has failed (at once if it already has), on
@@ -68,7 +81,7 @@ public final class PendingCommit: Sendable {
 
     /// Whether the durable outcome is known yet.
     public var isResolved: Bool {
-        state.withLock { $0.result != nil }
+        state.withLock { $0.settled != nil }
     }
 
     /// Whether the transaction's outcome is known yet.
@@ -78,17 +91,41 @@ public final class PendingCommit: Sendable {
 
     /// Settles the first step: the transaction is committed, not yet fsynced.
     func markWritten() {
-        let toCall = state.withLock { state -> [Callback] in
-            guard state.written == nil else { return [] }
+        finishWritten(beginWritten())
+    }
+
+    /// Records the transaction as committed and takes the callbacks waiting for that, without
+    /// running them: the store hands the commit to the sync first, then calls ``finishWritten(_:)``.
+    func beginWritten() -> WrittenStep {
+        state.withLock { state in
+            guard state.written == nil else { return WrittenStep(callbacks: []) }
             state.written = .success(())
+            state.runningWritten = true
             defer { state.writtenCallbacks = [] }
-            return state.writtenCallbacks
+            return WrittenStep(callbacks: state.writtenCallbacks)
         }
-        for callback in toCall { callback(.success(())) }
+    }
+
+    /// Runs the written step's callbacks, then the durable ones if the sync ended meanwhile.
+    func finishWritten(_ step: WrittenStep) {
+        for callback in step.callbacks { callback(.success(())) }
+        let (outcome, toWake, toCall) = state.withLock { state -> (Result<Void, any Error>?, [CheckedContinuation<Void, any Error>], [Callback]) in
+            state.runningWritten = false
+            guard let result = state.result else { return (nil, [], []) }
+            defer {
+                state.waiters = []
+                state.callbacks = []
+            }
+            return (result, state.waiters, state.callbacks)
+        }
+        guard let outcome else { return }
+        for waiter in toWake { waiter.resume(with: outcome) }
+        for callback in toCall { callback(outcome) }
     }
 
     /// Settles the promise (and its first step, if still open, with the same outcome) and wakes
-    /// the waiters; later calls are ignored.
+    /// the waiters, or leaves that to ``finishWritten(_:)`` while the written callbacks run; later
+    /// calls are ignored.
     func resolve(_ outcome: Result<Void, any Error>) {
         let (written, toWake, toCall) = state.withLock { state -> ([Callback], [CheckedContinuation<Void, any Error>], [Callback]) in
             guard state.result == nil else { return ([], [], []) }
@@ -99,6 +136,7 @@ public final class PendingCommit: Sendable {
                 state.writtenCallbacks = []
             }
             state.result = outcome
+            if state.runningWritten { return (written, [], []) }
             defer {
                 state.waiters = []
                 state.callbacks = []

@@ -2,6 +2,7 @@ import DBusKit
 import DeeplinkerDaemon
 import Foundation
 import Logging
+import Synchronization
 import Testing
 import DeeplinkerTestSupport
 
@@ -71,4 +72,20 @@ struct JournalLoggingTests {
         #expect(DaemonLogHandler.format(for: ["JOURNAL_STREAM": "8:1"]) == .journal)
         #expect(DaemonLogHandler.format(for: [:]) == .human)
     }
+
+    @Test("a message with newlines is one line: journald would make each line an entry without a priority")
+    func oneLinePerMessage() {
+        let written = LockedLines()
+        var logger = Logger(label: "test") { _ in DaemonLogHandler(format: .journal, level: .info, write: written.append) }
+        logger[metadataKey: "file"] = "a\nb.toml"
+        logger.warning("route file broken:\nline 3: bad key")
+        #expect(written.lines == ["<4>route file broken: line 3: bad key file=a b.toml\n"])
+    }
+}
+
+/// Collects a log handler's lines.
+private final class LockedLines: Sendable {
+    private let stored = Mutex<[String]>([])
+    var lines: [String] { stored.withLock { $0 } }
+    @Sendable func append(_ line: String) { stored.withLock { $0.append(line) } }
 }
