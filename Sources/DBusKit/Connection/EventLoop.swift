@@ -85,7 +85,9 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Appends `job` for the loop thread; false once the loop has ended. Only the first job into
-    /// empty queues wakes the loop, which drains them until they are empty.
+    /// empty queues wakes the loop, which drains them until they are empty; the loop thread itself
+    /// needs no wake-up (it runs every queued job before it polls again): that saves the eventfd's
+    /// `write`, `poll` and `read` for each commit a dispatch schedules.
     private func queue(_ job: @escaping @Sendable () -> Void, idle: Bool = false) -> Bool {
         let wake = jobs.withLock { state -> Bool? in
             if state.finished { return nil }
@@ -93,7 +95,7 @@ final class EventLoop: @unchecked Sendable {
             return state.queue.count + state.idle.count == 1
         }
         guard let wake else { return false }
-        if wake {
+        if wake && !isLoopThread {
             var one: UInt64 = 1
             _ = write(wakeFD, &one, 8)
         }
