@@ -68,7 +68,7 @@ extension JobThreads {
     }
 
     /// Serialises installs (the first one wins).
-    private static let installing = Mutex(())
+    private static let installing = LockedValue(())
 }
 
 /// The installed pool, read by the hook on every enqueue without a lock: written once, under

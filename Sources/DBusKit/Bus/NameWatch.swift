@@ -1,4 +1,4 @@
-import Synchronization
+import TaskThreads
 
 /// Who owns one bus name, followed without a gap: its `NameOwnerChanged`
 /// signals are subscribed to first (an `arg0` rule, not every name on the bus), then the owner
@@ -15,7 +15,7 @@ public final class NameWatch: Sendable {
 
     public let name: String
     private let connection: DBusConnection
-    private let status = Mutex<(state: State, token: UInt64?)>((.starting, nil))
+    private let status = LockedValue<(state: State, token: UInt64?)>((.starting, nil))
 
     public var state: State { status.withLock { $0.state } }
 

@@ -34,7 +34,7 @@ public final class DBusConnection: @unchecked Sendable {
     private let released = Atomic<Bool>(false)
     /// Whether a thread other than the loop's may still write to `raw` itself (``send(_:)``):
     /// ``close()`` clears it, waiting for a write in progress, before the loop closes `raw`.
-    private let directSends = Mutex<Bool>(true)
+    private let directSends = LockedValue<Bool>(true)
     private let disconnectHandlers = LockedValue<[@Sendable () -> Void]>([])
 
     struct Subscription {

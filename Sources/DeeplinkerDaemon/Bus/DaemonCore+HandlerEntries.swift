@@ -1,7 +1,7 @@
 import DBusKit
 import DeeplinkerCore
 import DeeplinkerProtocol
-import Synchronization
+import TaskThreads
 
 /// The scheme handler entries on the bus (SPEC §8): `<app-id>.deeplinker.desktop` is
 /// `DBusActivatable`, so a launcher that speaks D-Bus (GIO) calls `org.freedesktop.Application` on
@@ -146,11 +146,11 @@ extension DaemonCore {
 
 /// Collects the answers of an `Open` with several URIs and replies once, after the last.
 private final class HandlerAnswers: Sendable {
-    private let state: Mutex<(left: Int, failure: DBusError?)>
+    private let state: LockedValue<(left: Int, failure: DBusError?)>
     private let respond: Respond
 
     init(count: Int, respond: @escaping Respond) {
-        state = Mutex((count, nil))
+        state = LockedValue((count, nil))
         self.respond = respond
         if count == 0 { respond(.success([])) }
     }

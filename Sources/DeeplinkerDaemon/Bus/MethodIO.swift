@@ -1,6 +1,6 @@
 import DBusKit
 import DeeplinkerCore
-import Synchronization
+import TaskThreads
 
 /// A method's decoded arguments, one stored property per argument of its signature. The type
 /// declares the signature once (`arguments`) and reads each value by that name, so the table's
@@ -112,7 +112,7 @@ final class ReplyPromise<Output: Sendable>: Sendable {
         var onReply: (@Sendable (Reply<Output>) -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init() {}
 

@@ -2,7 +2,7 @@ import DBusKit
 import DeeplinkerDaemon
 import Foundation
 import Logging
-import Synchronization
+import TaskThreads
 import Testing
 import DeeplinkerTestSupport
 
@@ -85,7 +85,7 @@ struct JournalLoggingTests {
 
 /// Collects a log handler's lines.
 private final class LockedLines: Sendable {
-    private let stored = Mutex<[String]>([])
+    private let stored = LockedValue<[String]>([])
     var lines: [String] { stored.withLock { $0 } }
     @Sendable func append(_ line: String) { stored.withLock { $0.append(line) } }
 }
