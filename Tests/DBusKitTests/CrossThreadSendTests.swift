@@ -9,6 +9,20 @@ import Testing
 @Suite struct CrossThreadSendTests {
     static let interface = "org.example.Cross"
 
+    /// A connection on `fixture` recording the `(thread, index)` of each `member` signal.
+    static func listen(for member: String, on fixture: BusFixture) async throws -> (DBusConnection, Recorder<[Int]>) {
+        let listener = try fixture.connect()
+        let got = Recorder<[Int]>()
+        try await listener.subscribe(MatchRule(interface: interface, member: member)) { _, args in
+            got.put(args.compactMap { $0.uint32Value.map(Int.init) })
+        }
+        return (listener, got)
+    }
+
+    static func send(_ member: String, on emitter: DBusConnection, thread: Int, index: Int) {
+        try? emitter.emitSignal(path: "/", interface: interface, member: member, arguments: [.uint32(UInt32(thread)), .uint32(UInt32(index))])
+    }
+
     /// Waits until the connection's loop sleeps in `poll(2)` with nothing to do.
     static func untilLoopSleeps(_ connection: DBusConnection) async {
         while !connection.loop.isAsleepWithNothingQueued { await Task.yield() }
@@ -34,21 +48,14 @@ import Testing
     @Test("messages sent from four threads arrive complete and in each thread's order")
     func eachThreadsOrder() async throws {
         let fixture = try BusFixture()
-        let listener = try fixture.connect()
+        let (listener, got) = try await Self.listen(for: "Numbered", on: fixture)
         defer { listener.close() }
-        let got = Recorder<[Int]>()
-        try await listener.subscribe(MatchRule(interface: Self.interface, member: "Numbered")) { _, args in
-            got.put(args.compactMap { $0.uint32Value.map(Int.init) })
-        }
         let emitter = try fixture.connect()
         defer { emitter.close() }
         let (threads, each) = (4, 500)
         for thread in 0..<threads {
             Thread {
-                for index in 0..<each {
-                    try? emitter.emitSignal(
-                        path: "/", interface: Self.interface, member: "Numbered", arguments: [.uint32(UInt32(thread)), .uint32(UInt32(index))])
-                }
+                for index in 0..<each { Self.send("Numbered", on: emitter, thread: thread, index: index) }
             }.start()
         }
         let all = try await got.wait(count: threads * each) { _ in true }
@@ -60,12 +67,8 @@ import Testing
     @Test("close() while other threads send: what was sent before it arrives in order, nothing is written after it")
     func closeWhileOthersSend() async throws {
         let fixture = try BusFixture()
-        let listener = try fixture.connect()
+        let (listener, got) = try await Self.listen(for: "Until", on: fixture)
         defer { listener.close() }
-        let got = Recorder<[Int]>()
-        try await listener.subscribe(MatchRule(interface: Self.interface, member: "Until")) { _, args in
-            got.put(args.compactMap { $0.uint32Value.map(Int.init) })
-        }
         let emitter = try fixture.connect()
         let sent = Recorder<Int>()
         let stopped = Recorder<Int>()
@@ -73,7 +76,7 @@ import Testing
             Thread {
                 var index = 0
                 while !emitter.isClosed {
-                    try? emitter.emitSignal(path: "/", interface: Self.interface, member: "Until", arguments: [.uint32(UInt32(thread)), .uint32(UInt32(index))])
+                    Self.send("Until", on: emitter, thread: thread, index: index)
                     index += 1
                     if index == 50 { sent.put(thread) }
                 }
