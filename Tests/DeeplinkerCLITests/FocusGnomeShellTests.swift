@@ -109,14 +109,7 @@ struct FocusGnomeShellTests {
                 // The shell's window tracker maps the window (class "gnomebarewindow", its Wayland
                 // app_id, which is no app id) to this entry by StartupWMClass.
                 let applications = gnome.home + "/.local/share/applications"
-                try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
-                try """
-                    [Desktop Entry]
-                    Type=Application
-                    Name=Gnome Bare
-                    Exec=/bin/true
-                    StartupWMClass=gnomebarewindow
-                    """.write(toFile: applications + "/\(bareApp).desktop", atomically: true, encoding: .utf8)
+                try TestFiles.writeBareDesktopEntry(appID: bareApp, name: "Gnome Bare", wmClass: "gnomebarewindow", in: applications)
                 #expect(try await f.run(["install-gnome-extension"], environment: gnome.environment()).status == 0)
                 let monitor = try await FocusReportMonitor(busAddress: f.bus.address)
                 try await gnome.start()

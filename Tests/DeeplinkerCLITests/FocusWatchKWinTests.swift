@@ -81,14 +81,7 @@ struct FocusWatchKWinTests {
         let bareApp = "org.example.KWinBare"
         try await DaemonFixture.withDaemon(routeFiles: [bareApp: TestRouteFiles.minimal(scheme: "kwinbare", ["ready": "\"focus\"", "delivery": "\"signal\""])]) { f in
             let applications = f.root + "/kwin-data/applications"
-            try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
-            try """
-                [Desktop Entry]
-                Type=Application
-                Name=KWin Bare
-                Exec=/bin/true
-                StartupWMClass=kwinbarewindow
-                """.write(toFile: applications + "/\(bareApp).desktop", atomically: true, encoding: .utf8)
+            try TestFiles.writeBareDesktopEntry(appID: bareApp, name: "KWin Bare", wmClass: "kwinbarewindow", in: applications)
             try await KWinSession.with(busAddress: f.bus.address) { kwin in
                 let watch = try f.spawn(["focus-watch", "--verbose"], environment: kwin.environment(["XDG_DATA_HOME": f.root + "/kwin-data"]))
                 try await watch.waitForLine(containing: "reported \"\"")

@@ -59,15 +59,7 @@ import DeeplinkerTestSupport
     @Test func aBareWindowIsFoundByTheStartupWMClassOfADesktopEntry() async throws {
         try await DaemonFixture.withDaemon(routeFiles: [Self.bareApp: Self.routeFile("bareapp", delivery: "signal")]) { f in
             let applications = f.root + "/xdg-data/applications"
-            try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
-            try """
-                [Desktop Entry]
-                Type=Application
-                Name=Bare
-                Exec=/bin/true
-                StartupWMClass=BareWindow
-
-                """.write(toFile: applications + "/\(Self.bareApp).desktop", atomically: true, encoding: .utf8)
+            try TestFiles.writeBareDesktopEntry(appID: Self.bareApp, name: "Bare", wmClass: "BareWindow", in: applications)
             try await X11Session.with { x in
                 let (_, appWindow) = try await x.openWindow(.bare(wmClass: "BareWindow"))
                 let (_, otherWindow) = try await x.openWindow(.bare(wmClass: "Unrelated"))

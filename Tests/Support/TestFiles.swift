@@ -33,4 +33,17 @@ public enum TestFiles {
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
+
+    /// Writes `<applications>/<appID>.desktop` for an app whose windows carry no app id, only the
+    /// window class `wmClass`, which the entry's `StartupWMClass` maps to it (the focus tests).
+    public static func writeBareDesktopEntry(appID: String, name: String, wmClass: String, in applications: String) throws {
+        try write("""
+            [Desktop Entry]
+            Type=Application
+            Name=\(name)
+            Exec=/bin/true
+            StartupWMClass=\(wmClass)
+
+            """, to: applications + "/\(appID).desktop")
+    }
 }

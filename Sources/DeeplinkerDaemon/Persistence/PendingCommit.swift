@@ -23,6 +23,25 @@ public final class PendingCommit: Sendable {
         var runningWritten = false
         /// Whether the durable outcome may be reported: known, and the written step's callbacks done.
         var settled: Result<Void, any Error>? { runningWritten ? nil : result }
+
+        /// Takes the durable step's waiters and callbacks, once its outcome may be reported.
+        mutating func takeSettled() -> Settled? {
+            guard let outcome = settled else { return nil }
+            defer { (waiters, callbacks) = ([], []) }
+            return Settled(outcome: outcome, waiters: waiters, callbacks: callbacks)
+        }
+    }
+
+    /// The durable outcome with those it is reported to, taken under the lock, run outside it.
+    private struct Settled {
+        let outcome: Result<Void, any Error>
+        let waiters: [CheckedContinuation<Void, any Error>]
+        let callbacks: [Callback]
+
+        func report() {
+            for waiter in waiters { waiter.resume(with: outcome) }
+            for callback in callbacks { callback(outcome) }
+        }
     }
 
     /// The written step's callbacks, taken by ``beginWritten()`` and run by ``finishWritten(_:)``.
@@ -109,26 +128,19 @@ public final class PendingCommit: Sendable {
     /// Runs the written step's callbacks, then the durable ones if the sync ended meanwhile.
     func finishWritten(_ step: WrittenStep) {
         for callback in step.callbacks { callback(.success(())) }
-        let (outcome, toWake, toCall) = state.withLock { state -> (Result<Void, any Error>?, [CheckedContinuation<Void, any Error>], [Callback]) in
+        let settled = state.withLock { state -> Settled? in
             state.runningWritten = false
-            guard let result = state.result else { return (nil, [], []) }
-            defer {
-                state.waiters = []
-                state.callbacks = []
-            }
-            return (result, state.waiters, state.callbacks)
+            return state.takeSettled()
         }
-        guard let outcome else { return }
-        for waiter in toWake { waiter.resume(with: outcome) }
-        for callback in toCall { callback(outcome) }
+        settled?.report()
     }
 
     /// Settles the promise (and its first step, if still open, with the same outcome) and wakes
     /// the waiters, or leaves that to ``finishWritten(_:)`` while the written callbacks run; later
     /// calls are ignored.
     func resolve(_ outcome: Result<Void, any Error>) {
-        let (written, toWake, toCall) = state.withLock { state -> ([Callback], [CheckedContinuation<Void, any Error>], [Callback]) in
-            guard state.result == nil else { return ([], [], []) }
+        let (written, settled) = state.withLock { state -> ([Callback], Settled?) in
+            guard state.result == nil else { return ([], nil) }
             var written: [Callback] = []
             if state.written == nil {
                 state.written = outcome
@@ -136,15 +148,9 @@ public final class PendingCommit: Sendable {
                 state.writtenCallbacks = []
             }
             state.result = outcome
-            if state.runningWritten { return (written, [], []) }
-            defer {
-                state.waiters = []
-                state.callbacks = []
-            }
-            return (written, state.waiters, state.callbacks)
+            return (written, state.takeSettled())
         }
         for callback in written { callback(outcome) }
-        for waiter in toWake { waiter.resume(with: outcome) }
-        for callback in toCall { callback(outcome) }
+        settled?.report()
     }
 }
