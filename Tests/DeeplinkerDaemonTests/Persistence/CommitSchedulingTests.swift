@@ -1,4 +1,5 @@
 import DeeplinkerCore
+import Dispatch
 @testable import DeeplinkerDaemon
 import DeeplinkerTestSupport
 import Testing
@@ -67,6 +68,26 @@ import Testing
         gate.open()
         try await commit.wait()
         #expect(store.syncCount == 1)
+        drains.set([])
+        try await store.close()
+    }
+
+    @Test("the sync of a commit starts before its written callbacks run: the disk works while the effects go out")
+    func syncStartsBeforeTheEffects() async throws {
+        let directory = try TemporaryDirectory()
+        let syncStarted = DispatchSemaphore(value: 0)
+        let store = try SQLiteInvocationStore(
+            directory: directory.path, historyLimit: 10_000, beforeBatch: nil, beforeSync: { _ in syncStarted.signal() })
+        let drains = Locked<[@Sendable () -> Void]>([])
+        store.scheduleCommits { drain in drains.mutate { $0.append(drain) } }
+        let commit = store.enqueue([.invocation(S.invocation("effects", at: 1))])
+        let sawTheSync = Locked(false)
+        // Runs inside the drain, on this thread: the sync thread has the commit already, or the
+        // wait (a guard against a hang, not part of the expectation) runs out.
+        commit.whenWritten { _ in sawTheSync.set(syncStarted.wait(timeout: .now() + 10) == .success) }
+        drains.value[0]()
+        #expect(sawTheSync.value, "the sync had started when the effects ran")
+        try await commit.wait()
         drains.set([])
         try await store.close()
     }
