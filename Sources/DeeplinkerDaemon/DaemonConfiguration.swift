@@ -14,6 +14,9 @@ public struct DaemonConfiguration: Sendable {
     public var environment: [String: String]
     /// How many history rows are kept.
     public var historyLimit: Int
+    /// How long a launched app has to be running before its launch is said not to take (SPEC §6:
+    /// 10 s); tests shorten it.
+    public var launchGrace: Duration = .seconds(10)
     /// How long a stop waits for deliveries, launches and raises in flight before cutting them off.
     public var shutdownTimeout: Duration = .seconds(5)
     /// The daemon's only wall clock (receive times, TTL, de-duplication, posted notifications);

@@ -78,6 +78,29 @@ extension DeeplinkEngine {
         return withRecord(appID) { $0.summon(summons, policy: policy, now: now) }
     }
 
+    /// The launch of `appID` requested at `launchRequestedAt` (``Summons/launchRequestedAt``) did not
+    /// take: the app is not running `launch-grace` after it, or its process ended before the app
+    /// became ready (SPEC §6). The waiting route's `detail` says `reason`; the next invocation
+    /// launches the app again. Nothing when the app runs now or a later launch was requested.
+    public mutating func launchDidNotTake(appID: String, launchRequestedAt: Int64, reason: String) -> [EngineEffect] {
+        guard apps[appID] != nil else { return [] }
+        let now = clock.nowMicroseconds()
+        return withRecord(appID) { $0.launchDidNotTake(requestedAt: launchRequestedAt, reason: reason, now: now) }
+    }
+
+    /// Whether the app's current state is `not-running` (unknown apps included).
+    public func isNotRunning(_ appID: String) -> Bool {
+        (apps[appID]?.state ?? .notRunning) == .notRunning
+    }
+
+    /// For an `open` app that is not running and that the bus can start: its waiting route goes
+    /// out now by an `Open` to its well-known name that starts it (SPEC §6). Nothing otherwise.
+    public mutating func deliverByStarting(appID: String, startTimeout: Duration = .seconds(25)) -> [EngineEffect] {
+        guard apps[appID] != nil, let policy = policies[appID] else { return [] }
+        let now = clock.nowMicroseconds()
+        return withRecord(appID) { $0.deliverByStarting(policy: policy, startTimeout: startTimeout, now: now) }
+    }
+
     /// `DiscardPending`: discards the app's pending deeplink; returns whether there was one.
     public mutating func discardPending(appID: String) -> (discarded: Bool, effects: [EngineEffect]) {
         guard apps[appID] != nil else { return (false, []) }

@@ -4,7 +4,12 @@ public struct DeliveryAttempt: Sendable, Hashable {
     /// The invocation, already in status `delivering` (its `delivering` record must be durable before sending).
     public var invocation: Invocation
     /// The unique bus name to call for `activate-action`; `nil` for `signal` and `exec` delivery.
+    /// For ``startsApp``, the app's well-known name.
     public var destination: String?
+    /// Whether the call may start the app (no NO_AUTO_START): an `open` delivery to an app that
+    /// is not running and that the bus can start, whose `Open` both starts it and hands it the route
+    /// (SPEC §6, `desktop`).
+    public var startsApp = false
     /// Whether `platform_data` carries `deeplinker.redelivery = true`.
     public var redelivery: Bool
     /// The attempt number (1-based) to quote in the outcome; stale outcomes are ignored.

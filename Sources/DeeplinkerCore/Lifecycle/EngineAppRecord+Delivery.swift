@@ -33,6 +33,32 @@ extension EngineAppRecord {
         return [.statusChanged(delivering), .deliver(attempt)]
     }
 
+    /// Hands the waiting route of an `open` app that is not running to its well-known name by an
+    /// `Open` that starts it (SPEC §6, `desktop`: the delivery's own `Open` starts the app). The
+    /// reply may wait for the app's start-up: at least `startTimeout`.
+    mutating func deliverByStarting(policy: AppPolicy, startTimeout: Duration, now: Int64) -> [EngineEffect] {
+        guard state == .notRunning, policy.delivery.opensURIs, inFlight == nil, let waiting = pending else { return [] }
+        if waiting.isExpired(ttl: policy.pendingTTL, now: now) {
+            pending = nil
+            return [.statusChanged(waiting.moved(to: .expired, detail: "older than pending-ttl", now: now))]
+        }
+        var delivering = waiting.moved(to: .delivering, detail: "", now: now)
+        delivering.attempts += 1
+        pending = nil
+        inFlight = InFlightDelivery(invocation: delivering, attempt: delivering.attempts)
+        var attempt = DeliveryAttempt(
+            invocation: delivering,
+            destination: appID,
+            redelivery: delivering.redelivery,
+            attempt: delivering.attempts,
+            mode: policy.delivery,
+            timeout: max(policy.deliveryTimeout, startTimeout),
+            declaredParameters: delivering.route.flatMap { policy.targetParameters[$0.target] } ?? []
+        )
+        attempt.startsApp = true
+        return [.statusChanged(delivering), .deliver(attempt)]
+    }
+
     /// Delivers the waiting route only if it was never attempted: a newer route that queued behind a
     /// delivery in flight goes out at once, while a refused one waits for the next `BecameActive`.
     mutating func deliverFreshPendingIfPossible(policy: AppPolicy, now: Int64) -> [EngineEffect] {

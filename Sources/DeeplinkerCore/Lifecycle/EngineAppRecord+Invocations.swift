@@ -42,7 +42,9 @@ extension EngineAppRecord {
         case .notRunning:
             if let last = launchRequestedAt, now - last < Self.relaunchInterval.engineMicroseconds { return [] }
             launchRequestedAt = now
+            launchWatched = now
             var launch = summons
+            launch.launchRequestedAt = now
             if policy.delivery.opensURIs { launch.url = nil }
             return [.launch(launch)]
         case _ where policy.delivery.opensURIs && summons.invocationID != nil:
@@ -58,6 +60,19 @@ extension EngineAppRecord {
             raise.owner = owner
             return [.raise(raise)]
         }
+    }
+
+    /// The launch requested at `requestedAt` did not take (the app is not running): the waiting
+    /// route's `detail` says why, and the next invocation launches again (once; nothing retries on
+    /// its own). Ignored when the app runs or a later launch was requested.
+    mutating func launchDidNotTake(requestedAt: Int64, reason: String, now: Int64) -> [EngineEffect] {
+        guard state == .notRunning, launchWatched == requestedAt else { return [] }
+        launchWatched = nil
+        launchRequestedAt = nil
+        guard let waiting = pending else { return [] }
+        let updated = waiting.moved(to: .pending, detail: LaunchFailure.detail(reason), now: now)
+        pending = updated
+        return [.statusChanged(updated)]
     }
 
     /// Makes `invocation` the app's pending deeplink: an older waiting one is superseded, then it is

@@ -17,6 +17,7 @@ extension EngineAppRecord {
         let changed = newState != state
         state = newState
         activeOwner = newState == .active ? owner : nil
+        if newState == .active { launchWatched = nil }
         if changed {
             effects.append(.appStateChanged(stateRecord(now: now)))
         }

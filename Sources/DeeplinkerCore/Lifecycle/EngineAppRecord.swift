@@ -21,6 +21,9 @@ struct EngineAppRecord: Sendable, Hashable {
     /// When a launch was last requested while the app was not running; cleared when its name is
     /// owned or lost again. A launch is not requested again within ``relaunchInterval``.
     var launchRequestedAt: Int64?
+    /// The launch being watched for taking (SPEC §6, "A launch that does not take"): set when a
+    /// launch is requested, cleared when the app becomes active or the launch is found not to take.
+    var launchWatched: Int64?
 
     /// How long invocations for a not-running app wait on the launch already requested before
     /// another is requested (an app that failed to start is retried after this).

@@ -13,6 +13,9 @@ public struct Summons: Sendable, Hashable {
     public var desktopStartupID: String?
     /// For a raise: the unique name that owns the app's name.
     public var owner: String?
+    /// For a launch: the engine time it was requested, which names it in
+    /// ``DeeplinkEngine/launchDidNotTake(appID:launchRequestedAt:reason:)``.
+    public var launchRequestedAt: Int64?
 
     public init(
         appID: String, invocationID: String? = nil, url: String? = nil, activationToken: String? = nil,

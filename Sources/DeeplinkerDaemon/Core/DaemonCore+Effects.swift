@@ -105,7 +105,14 @@ extension DaemonCore {
             case .launch(let summons):
                 guard let mode = config(summons.appID)?.launch else { continue }
                 let launcher = self.launcher
-                track { _ in await launcher.launch(summons, mode: mode) }
+                let opensByDelivery = summons.invocationID != nil && (engine.policy(for: summons.appID)?.delivery.opensURIs ?? false)
+                if let requested = summons.launchRequestedAt { launchWatches[summons.appID] = requested }
+                track { core in
+                    let start = await launcher.launch(summons, mode: mode, opensByDelivery: opensByDelivery) { reason in
+                        core.onLoop { $0.launchDidNotTake(summons, reason: reason) }
+                    }
+                    core.launchStarted(summons, start)
+                }
             case .raise(let summons):
                 // Sent now, not in a task: a delivery that follows goes out after it.
                 launcher.raise(summons)
@@ -126,6 +133,8 @@ extension DaemonCore {
             var (level, outcome) = Self.outcome(invocation.status)
             // Back to pending after a failed attempt: not a new invocation.
             if invocation.status == .pending && invocation.attempts > 0 { (level, outcome) = (.info, "pending again") }
+            // Its launch did not take: the warning that says so is logged already.
+            if invocation.status == .pending && LaunchFailure.reason(inDetail: invocation.detail) != nil { (level, outcome) = (.info, "still pending") }
             logger.log(level: level, "\(Self.describe(invocation)) \(outcome)\(invocation.detail.isEmpty ? "" : ": \(invocation.detail)")")
         }
     }

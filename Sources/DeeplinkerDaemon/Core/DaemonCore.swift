@@ -65,6 +65,9 @@ actor DaemonCore {
     var callers = CallerDirectory()
     /// The process id of each identified caller, by unique name (`FocusReporter`'s command name).
     var processIDs: [String: UInt32] = [:]
+    /// Launches being watched for taking, by app id: the launch's request time (SPEC §6, "A launch
+    /// that does not take"); removed once the grace check finds the app running.
+    var launchWatches: [String: Int64] = [:]
 
     init(
         connection: DBusConnection, store: any InvocationStore, registry: AppRegistry, engine: DeeplinkEngine,

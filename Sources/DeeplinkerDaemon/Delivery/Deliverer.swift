@@ -126,13 +126,16 @@ struct Deliverer: Sendable {
         return inFlight
     }
 
-    /// Calls `member` of `org.freedesktop.Application` on the owner with NO_AUTO_START; its reply settles `inFlight`.
+    /// Calls `member` of `org.freedesktop.Application` on the owner with NO_AUTO_START (on the app's
+    /// well-known name, letting the bus start it, for an attempt that ``DeliveryAttempt/startsApp``);
+    /// its reply settles `inFlight`.
     private func send(member: String, arguments: [DBusValue], _ attempt: DeliveryAttempt, destination: String, to inFlight: DeliveryInFlight) {
         let message: DBusMessage
         do {
             message = try DBusMessage.methodCall(
                 destination: destination, path: DeeplinkerBus.objectPath(forAppID: attempt.invocation.appID),
-                interface: DeeplinkerBus.applicationInterface, member: member, arguments: arguments, noAutoStart: true)
+                interface: DeeplinkerBus.applicationInterface, member: member, arguments: arguments,
+                noAutoStart: !attempt.startsApp)
         } catch {
             return inFlight.finish(.refused(error.name))
         }
