@@ -67,8 +67,9 @@ import DeeplinkerTestSupport
             let id = try #require(try await f.history(Self.app).first?.id)
             try await f.waitStatus(id, "delivered")
             #expect(try await f.appState(Self.app) == "active")
-            // Activated as a service, not raised: no `activate` before the action.
-            #expect(f.pythonReceived.all.map(\.target) == ["recipe"])
+            // Started by D-Bus activation as the Desktop Entry spec defines it (SPEC §6): the bus
+            // starts it for `Activate` (its window), then the route goes to the action.
+            #expect(f.pythonReceived.all.map(\.target) == ["(activate)", "recipe"])
         }
     }
 

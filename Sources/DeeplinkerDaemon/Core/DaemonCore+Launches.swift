@@ -22,9 +22,10 @@ extension DaemonCore {
             launched = app
         }
         let grace = configuration.launchGrace
-        track { [launched] core in
+        // Not a tracked task: a stop does not wait for a check that would find nothing to do.
+        Task { [weak self, launched] in
             guard (try? await TimerThread.shared.sleep(for: grace)) != nil else { return }
-            core.checkLaunch(summons, how: how, launched: launched)
+            self?.onLoop { core in core.checkLaunch(summons, how: how, launched: launched) }
         }
     }
 

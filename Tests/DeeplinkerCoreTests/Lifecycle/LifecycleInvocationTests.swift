@@ -121,7 +121,9 @@ import Testing
         f.clock.advance(.seconds(10))
         let later = try f.engine.receive(EngineFixture.request("c", key: "k"))
         #expect(later.isDuplicate)
-        #expect(later.effects == [.launch(Summons(appID: app, invocationID: "a"))])
+        var summons = Summons(appID: app, invocationID: "a")
+        summons.launchRequestedAt = f.clock.nowMicroseconds()
+        #expect(later.effects == [.launch(summons)])
     }
 
     @Test func burstOfInvocationsForAStartingAppLaunchesItOnce() throws {
@@ -187,8 +189,9 @@ import Testing
     @Test func summonWithoutARouteLaunchesANotRunningAppAndRaisesARunningOne() throws {
         var f = EngineFixture()
         let token = ["activation-token": "tok", "desktop-startup-id": "sid"]
-        #expect(try f.engine.summon(appID: app, platformData: token)
-            == [.launch(Summons(appID: app, activationToken: "tok", desktopStartupID: "sid"))])
+        var launch = Summons(appID: app, activationToken: "tok", desktopStartupID: "sid")
+        launch.launchRequestedAt = f.clock.nowMicroseconds()
+        #expect(try f.engine.summon(appID: app, platformData: token) == [.launch(launch)])
         _ = f.engine.nameOwnerChanged(appID: app, newOwner: ":1.5")
         #expect(try f.engine.summon(appID: app, platformData: token)
             == [.raise(Summons(appID: app, activationToken: "tok", desktopStartupID: "sid", owner: ":1.5"))])
