@@ -118,6 +118,21 @@ struct InotifyWatchesTests {
         }
     }
 
+    @Test func aRemovedTreeFallsBackToTheNearestExistingParent() throws {
+        try TemporaryDirectory.with { dir in
+            try TestFiles.write("home = {}\n", to: dir.path + "/cfg/deeplinker/apps/com.a.App.toml")
+            let s = try Subject(root: dir.path, targets: ["cfg/deeplinker/apps"])
+            // Removed bottom up: each parent goes while the one below it is awaited there.
+            try s.remove("cfg")
+            #expect(s.changed())
+            #expect(s.watchCount == 1)
+            try s.write("unrelated.conf")
+            #expect(!s.changed())
+            try s.write("cfg/deeplinker/apps/com.a.App.toml")
+            #expect(s.changed())
+        }
+    }
+
     @Test func aFolderMovedAwayAndBackIsAChangeEachTime() throws {
         try TemporaryDirectory.with { dir in
             try TestFiles.write("home = {}\n", to: dir.path + "/apps/com.a.App.toml")
