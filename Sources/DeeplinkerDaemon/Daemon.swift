@@ -137,9 +137,9 @@ public final class Daemon: Service, Sendable {
         }
     }
 
-    /// Reloads when a route file in the search path changes.
+    /// Reloads when a route file in the search path changes, or a folder of it appears or goes away.
     private static func watchRouteFiles(_ directories: [String], core: DaemonCore, logger: Logger) -> DirectoryWatcher {
-        DirectoryWatcher(directories: directories, onFailure: { logger.warning("\($0)") }) {
+        DirectoryWatcher(directories: directories, onFailure: { logger.warning("\($0)") }, onNotice: { logger.info("\($0)") }) {
             core.onLoop { core in
                 do throws(DeeplinkerError) {
                     try core.reload()

@@ -41,6 +41,7 @@ public final class DaemonFixture: Sendable {
     private struct Settings {
         var environment: [String: String]
         var stateDirectory: String
+        var configDirectory: String
     }
 
     private let settings: LockedValue<Settings>
@@ -86,7 +87,7 @@ public final class DaemonFixture: Sendable {
         configDir = root + "/config"
         dataHome = root + "/data"
         serviceDir = root + "/services"
-        settings = LockedValue(Settings(environment: environment, stateDirectory: root + "/state"))
+        settings = LockedValue(Settings(environment: environment, stateDirectory: root + "/state", configDirectory: configDir))
         let fm = FileManager.default
         for dir in [configDir, root + "/state", serviceDir] { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         for (app, text) in routeFiles { try text.write(toFile: "\(configDir)/\(app).toml", atomically: true, encoding: .utf8) }
@@ -154,7 +155,7 @@ public final class DaemonFixture: Sendable {
     public var configuration: DaemonConfiguration {
         let settings = self.settings.withLock { $0 }
         var configuration = DaemonConfiguration(
-            configDirectory: configDir, stateDirectory: settings.stateDirectory, busAddress: bus.address,
+            configDirectory: settings.configDirectory, stateDirectory: settings.stateDirectory, busAddress: bus.address,
             environment: ["XDG_DATA_HOME": dataHome].merging(settings.environment) { $1 })
         if let clock { configuration.clock = clock }
         return configuration
@@ -172,16 +173,19 @@ public final class DaemonFixture: Sendable {
     /// - Parameters:
     ///   - environment: replaces the daemon's environment for this and later starts.
     ///   - stateDirectory: moves the state for this and later starts (a daemon that knows nothing).
+    ///   - configDirectory: moves the route files for this and later starts (it need not exist).
     ///   - logger: the daemon's logger (default ``logger``).
     ///   - store: an open store to use instead of the state directory's database.
     @discardableResult
     public func startDaemon(
-        historyLimit: Int = 10_000, environment: [String: String]? = nil, stateDirectory: String? = nil, logger: Logger? = nil,
+        historyLimit: Int = 10_000, environment: [String: String]? = nil, stateDirectory: String? = nil,
+        configDirectory: String? = nil, logger: Logger? = nil,
         identifyProcess: (@Sendable (UInt32) -> CallerLookup)? = nil, store: (any InvocationStore)? = nil
     ) async throws -> Daemon {
         settings.withLock { settings in
             if let environment { settings.environment = environment }
             if let stateDirectory { settings.stateDirectory = stateDirectory }
+            if let configDirectory { settings.configDirectory = configDirectory }
         }
         var configuration = self.configuration
         configuration.historyLimit = historyLimit

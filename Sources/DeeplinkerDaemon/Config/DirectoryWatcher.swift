@@ -3,7 +3,8 @@ import Synchronization
 import TaskThreads
 
 /// Calls `onChange` (coalesced over `delay`) when a file in one of `directories` is created,
-/// written, moved or removed, using inotify. Directories that do not exist are skipped.
+/// written, moved or removed, and when one of them appears or goes away, using inotify. A
+/// directory that does not exist is awaited in its nearest existing parent (SPEC §5).
 ///
 /// A thread of its own waits in `poll` on the inotify descriptor and a pipe that ``stop()``
 /// writes: no wake-up while nothing changes, and no dispatch source, whose handler would start
@@ -12,37 +13,40 @@ final class DirectoryWatcher: Sendable {
     /// What stops the thread, or nil when nothing is watched.
     private let stopper: Stopper?
 
+    /// Watches `directories` (relative ones from the current directory); `onNotice` hears, from
+    /// the watching thread too, when a directory is awaited in a parent and when it appears.
     init(
         directories: [String], delay: Duration = .milliseconds(200), onFailure: (String) -> Void,
-        onChange: @escaping @Sendable () -> Void
+        onNotice: @escaping @Sendable (String) -> Void = { _ in }, onChange: @escaping @Sendable () -> Void
     ) {
+        guard !directories.isEmpty else {
+            stopper = nil
+            return
+        }
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else {
             onFailure("inotify is unavailable (\(String(cString: strerror(errno)))); route files reload on SIGHUP and Reload only")
             stopper = nil
             return
         }
-        let mask = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_MODIFY)
-        var watching = 0
-        for directory in directories where inotify_add_watch(fd, directory, mask) >= 0 { watching += 1 }
-        guard watching > 0 else {
-            if !directories.isEmpty { onFailure("none of \(directories.joined(separator: ":")) can be watched; reload with SIGHUP or Reload") }
-            close(fd)
-            stopper = nil
-            return
-        }
+        let current = FileManager.default.currentDirectoryPath
+        let watches = InotifyWatches(
+            inotify: fd, targets: directories.map { $0.hasPrefix("/") ? $0 : current + "/" + $0 }, notice: onNotice)
+        // Armed before the thread starts: nothing that happens from here on is missed.
+        watches.update()
         let stopper = Stopper()
         self.stopper = stopper
         NamedThread.start(name: "route-watch", stackSize: 128 * 1024) {
-            Self.watch(inotify: fd, stop: stopper.fd, coalescing: delay, onChange: onChange)
+            Self.watch(watches, inotify: fd, stop: stopper.fd, coalescing: delay, onChange: onChange)
             close(fd)
         }
     }
 
-    /// Waits for events until `stop` is written; after the first event of a burst, waits
+    /// Waits for events until `stop` is written; after the first change of a burst, waits
     /// `coalescing` more (reading what else arrives) and then reports the burst once.
-    private static func watch(inotify fd: Int32, stop: Int32, coalescing: Duration, onChange: @Sendable () -> Void) {
-        var buffer = [UInt8](repeating: 0, count: 4096)
+    private static func watch(
+        _ watches: InotifyWatches, inotify fd: Int32, stop: Int32, coalescing: Duration, onChange: @Sendable () -> Void
+    ) {
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
         // The deadline of the burst being coalesced.
         var due: ContinuousClock.Instant?
@@ -59,8 +63,7 @@ final class DirectoryWatcher: Sendable {
             }
             if fds[1].revents != 0 { return }
             if fds[0].revents != 0 {
-                while read(fd, &buffer, buffer.count) > 0 {}
-                if due == nil { due = .now + coalescing }
+                if watches.handleQueued(), due == nil { due = .now + coalescing }
             }
             if let deadline = due, ContinuousClock.now >= deadline {
                 due = nil

@@ -4,7 +4,8 @@ import DeeplinkerTestSupport
 import Foundation
 import Testing
 
-/// ResolveURL, ListApps and the three ways route files are re-read: Reload, a directory change, SIGHUP.
+/// ResolveURL, ListApps and the three ways route files are re-read: Reload, a directory change
+/// (also of a folder created after the start), SIGHUP.
 @Suite("Route files in the daemon")
 struct ReloadTests {
     static let recipes = TestRouteFiles.recipes
@@ -59,5 +60,53 @@ struct ReloadTests {
             }
             #expect(apps == [Self.recipes, Self.notes])
         }
+    }
+
+    @Test("a route folder created after the start, two levels down, is served without Reload")
+    func folderCreatedLater() async throws {
+        try await DaemonFixture.withDaemon(startDaemon: false) { f in
+            let folder = f.root + "/later/deeplinker/apps"
+            let notify = try NotifySocket(directory: f.root)
+            try await f.startDaemon(environment: ["NOTIFY_SOCKET": notify.path], configDirectory: folder)
+            var pings = 0
+            while let message = notify.nextState(pings: &pings), !message.hasPrefix("STATUS=") {}
+            #expect(try await f.call("ListApps") == [.strings([])])
+            try TestFiles.write(TestRouteFiles.minimal(scheme: "notes"), to: folder + "/\(Self.notes).toml")
+            let apps = try await Self.appsAfterReloads(f, notify, &pings) { $0.contains(Self.notes) }
+            #expect(apps == [Self.notes])
+            let reply = try await f.call("ResolveURL", [.string(""), .string("notes://page/1")])
+            #expect(reply.first == .string(Self.notes))
+        }
+    }
+
+    @Test("a route folder removed stops serving its apps, and serves them again when made again")
+    func folderRemovedAndMadeAgain() async throws {
+        try await DaemonFixture.withDaemon(routeFiles: [Self.notes: TestRouteFiles.minimal(scheme: "notes")], startDaemon: false) { f in
+            let notify = try NotifySocket(directory: f.root)
+            try await f.startDaemon(environment: ["NOTIFY_SOCKET": notify.path])
+            var pings = 0
+            while let message = notify.nextState(pings: &pings), !message.hasPrefix("STATUS=") {}
+            #expect(try await f.call("ListApps") == [.strings([Self.notes])])
+            try FileManager.default.removeItem(atPath: f.configDir)
+            let gone = try await Self.appsAfterReloads(f, notify, &pings) { $0.isEmpty }
+            #expect(gone == [])
+            try TestFiles.write(TestRouteFiles.minimal(scheme: "notes"), to: f.configDir + "/\(Self.notes).toml")
+            let again = try await Self.appsAfterReloads(f, notify, &pings) { $0.contains(Self.notes) }
+            #expect(again == [Self.notes])
+        }
+    }
+
+    /// `ListApps` after each reload the daemon reports (RELOADING=1 … READY=1), until `done`
+    /// holds or no reload comes within the notify socket's time-out; nil when none came.
+    static func appsAfterReloads(
+        _ f: DaemonFixture, _ notify: NotifySocket, _ pings: inout Int, until done: ([String]) -> Bool
+    ) async throws -> [String]? {
+        var apps: [String]?
+        while let message = notify.nextState(pings: &pings) {
+            guard message == "READY=1" else { continue }
+            apps = try await f.call("ListApps").first?.stringArray ?? []
+            if let apps, done(apps) { break }
+        }
+        return apps
     }
 }
