@@ -44,7 +44,8 @@ struct StatusCommand: AsyncParsableCommand {
             guard let route = try await direct.pending(appID: app) else { continue }
             pending[app] = DaemonStatus.Pending(
                 invocationID: route.invocationID, source: route.source, target: route.target,
-                receivedAtMicroseconds: route.receivedAtMicroseconds)
+                receivedAtMicroseconds: route.receivedAtMicroseconds,
+                detail: (try? await direct.invocation(id: route.invocationID))?.detail ?? "")
         }
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
         return DaemonStatus(
@@ -79,6 +80,7 @@ struct StatusCommand: AsyncParsableCommand {
             for app in pending.keys.sorted() {
                 let route = pending[app]!
                 Output.line("    \(app): \(route.target) (\(route.source), \(route.invocationID), received \(Output.timestamp(route.receivedAtMicroseconds)))")
+                if !route.detail.isEmpty { Output.line("      \(route.detail)") }
             }
         }
         let broken = status.brokenRouteFiles ?? []

@@ -177,7 +177,8 @@ struct TopCommand: AsyncParsableCommand {
         for app in apps {
             states[app] = try await daemon.appState(appID: app)
             if let route = try await daemon.pending(appID: app) {
-                pending[app] = TopSnapshot.Pending(target: route.target, receivedAt: route.receivedAtMicroseconds)
+                let detail = (try? await daemon.invocation(id: route.invocationID))?.detail ?? ""
+                pending[app] = TopSnapshot.Pending(target: route.target, receivedAt: route.receivedAtMicroseconds, detail: detail)
             }
         }
         return TopSnapshot(apps: apps, states: states, pending: pending, history: try await daemon.history(limit: 200))

@@ -7,10 +7,13 @@ struct DaemonStatus: Codable, Sendable {
         var source: String
         var target: String
         var receivedAtMicroseconds: Int64
+        /// Why it waits, when the daemon says (`GetInvocation`'s `detail`): a launch that did not
+        /// take, a refused delivery; `""` otherwise.
+        var detail: String = ""
 
         enum CodingKeys: String, CodingKey {
             case invocationID = "invocation_id"
-            case source, target
+            case source, target, detail
             case receivedAtMicroseconds = "received_at_usec"
         }
     }

@@ -115,6 +115,8 @@ public struct TopModel: Sendable, Equatable {
                 row.pendingTarget = pending?.target
                 row.pendingSince = pending?.receivedAt
                 if pending == nil { row.attempts = 0 }
+                // A route waiting on an app that did not start says so, however old the signal.
+                if let detail = pending?.detail, !detail.isEmpty { row.lastError = detail }
             }
         }
         setHistory(snapshot.history)
@@ -195,10 +197,13 @@ public struct TopSnapshot: Sendable, Equatable {
         public var target: String
         /// µs since the epoch.
         public var receivedAt: Int64
+        /// Why it waits (`GetInvocation`'s `detail`), `""` when nothing is said.
+        public var detail: String
 
-        public init(target: String, receivedAt: Int64) {
+        public init(target: String, receivedAt: Int64, detail: String = "") {
             self.target = target
             self.receivedAt = receivedAt
+            self.detail = detail
         }
     }
 
