@@ -176,11 +176,13 @@ public final class DaemonFixture: Sendable {
     ///   - configDirectory: moves the route files for this and later starts (it need not exist).
     ///   - logger: the daemon's logger (default ``logger``).
     ///   - store: an open store to use instead of the state directory's database.
+    ///   - launchGrace: how long a launched app has to be running (SPEC §6: 10 s).
     @discardableResult
     public func startDaemon(
         historyLimit: Int = 10_000, environment: [String: String]? = nil, stateDirectory: String? = nil,
         configDirectory: String? = nil, logger: Logger? = nil,
-        identifyProcess: (@Sendable (UInt32) -> CallerLookup)? = nil, store: (any InvocationStore)? = nil
+        identifyProcess: (@Sendable (UInt32) -> CallerLookup)? = nil, store: (any InvocationStore)? = nil,
+        launchGrace: Duration? = nil
     ) async throws -> Daemon {
         settings.withLock { settings in
             if let environment { settings.environment = environment }
@@ -191,6 +193,7 @@ public final class DaemonFixture: Sendable {
         configuration.historyLimit = historyLimit
         if let identifyProcess { configuration.identifyProcess = identifyProcess }
         if let store { configuration.store = store }
+        if let launchGrace { configuration.launchGrace = launchGrace }
         let daemon = try await buildDaemon(configuration, logger: logger ?? Self.logger)
         let task = Task<Void, Never> { _ = try? await daemon.run() }
         running.withLock { $0 = (task, daemon) }
