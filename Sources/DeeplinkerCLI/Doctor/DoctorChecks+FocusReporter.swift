@@ -99,7 +99,7 @@ extension DoctorChecks {
             }
             return .pass(name, "KDE Plasma: focus-watch and its KWin script, reporting")
         case .other:
-            let backend = focusBackend(appID, environment: environment, connectable: connectable)
+            let backend = focusBackend(appID, environment: environment, connectable: connectable, install: install)
             guard backend.ok, daemonRunning else { return backend }
             guard reporting(reporter, command: "deeplinker") else {
                 return .fail(name, "\(backend.detail), but focus-watch is not reporting: \(lastReport(reporter))",

@@ -57,7 +57,8 @@ public enum DoctorChecks {
         let check = "unit \(name)"
         let base = name.hasSuffix(".service") ? String(name.dropLast(".service".count)) : name
         guard install.userManager else {
-            return .pass(check, "skipped: no systemd user manager on the session bus, so no unit runs (the bus starts deeplinkerd from its D-Bus service file)")
+            let instead = name == focusUnit ? "run deeplinker focus-watch in the session instead" : "the bus starts deeplinkerd from its D-Bus service file"
+            return .pass(check, "skipped: no systemd user manager on the session bus, so no unit runs (\(instead))")
         }
         let enable = install.enable(base)
         guard let file else {
@@ -231,7 +232,7 @@ public enum DoctorChecks {
 
     /// The backend `focus-watch --backend auto` would use, and whether it can connect.
     public static func focusBackend(
-        _ appID: String, environment: [String: String], connectable: (_ socketPath: String) -> Bool
+        _ appID: String, environment: [String: String], connectable: (_ socketPath: String) -> Bool, install: DoctorInstall = .unknown
     ) -> DoctorCheck {
         let name = "focus \(appID)"
         let set = { (key: String) -> String? in
@@ -241,7 +242,7 @@ public enum DoctorChecks {
         if let sway = set("SWAYSOCK") {
             return connectable(sway)
                 ? .pass(name, "sway IPC at \(sway)")
-                : .fail(name, "SWAYSOCK=\(sway) but nothing listens there", fix: "start sway, or import the session's SWAYSOCK: systemctl --user import-environment SWAYSOCK")
+                : .fail(name, "SWAYSOCK=\(sway) but nothing listens there", fix: "start sway, or " + install.importEnvironment(["SWAYSOCK"]))
         }
         if let wayland = set("WAYLAND_DISPLAY") {
             return .fail(
@@ -251,13 +252,13 @@ public enum DoctorChecks {
         if let display = set("DISPLAY") {
             let socket = x11Socket(display)
             if let socket, !connectable(socket) {
-                return .fail(name, "DISPLAY=\(display) but nothing listens on \(socket)", fix: "start the X server, or import the session's DISPLAY: systemctl --user import-environment DISPLAY")
+                return .fail(name, "DISPLAY=\(display) but nothing listens on \(socket)", fix: "start the X server, or " + install.importEnvironment(["DISPLAY"]))
             }
             return .pass(name, "X11 on DISPLAY=\(display)")
         }
         return .fail(
             name, "neither SWAYSOCK, WAYLAND_DISPLAY nor DISPLAY is set: no desktop session to follow",
-            fix: "systemctl --user import-environment DISPLAY WAYLAND_DISPLAY SWAYSOCK")
+            fix: install.importEnvironment(["DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK"]))
     }
 
     /// The unix socket of a local X display (`:0` → `/tmp/.X11-unix/X0`); nil for remote displays.

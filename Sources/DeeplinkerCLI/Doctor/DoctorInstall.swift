@@ -17,11 +17,15 @@ public struct DoctorInstall: Sendable, Hashable {
     public var userManager: Bool
     /// The user's home (`scripts/install`'s default prefix is `~/.local`).
     public var home: String
+    /// The user's own D-Bus service directory, which the session bus reads
+    /// (`$XDG_DATA_HOME/dbus-1/services`); default `home/.local/share/dbus-1/services`.
+    public var userServiceDirectory: String
 
-    public init(kind: Kind, userManager: Bool, home: String) {
+    public init(kind: Kind, userManager: Bool, home: String, userServiceDirectory: String? = nil) {
         self.kind = kind
         self.userManager = userManager
         self.home = home
+        self.userServiceDirectory = userServiceDirectory ?? home + "/.local/share/dbus-1/services"
     }
 
     /// What the fixes assumed before they fitted the install: a build directory and a user manager.
@@ -95,7 +99,7 @@ public struct DoctorInstall: Sendable, Hashable {
         case .package:
             return "sudo apt install --reinstall deeplinker (the bus starts the daemon from \(busServiceFile)), then \(Self.reloadBusConfig); or run /usr/bin/deeplinkerd"
         case .script(let prefix) where prefix != defaultPrefix:
-            return "cp \(busServiceFile) \(defaultPrefix)/share/dbus-1/services/ (the bus does not read \(prefix)/share), then \(Self.reloadBusConfig); or run \(daemonProgram)"
+            return "cp \(busServiceFile) \(userServiceDirectory)/ (the bus does not read \(prefix)/share), then \(Self.reloadBusConfig); or run \(daemonProgram)"
         case .script, .build:
             return "\(installScript) (it writes \(busServiceFile)), then \(Self.reloadBusConfig); or run \(daemonProgram)"
         }
@@ -113,6 +117,15 @@ public struct DoctorInstall: Sendable, Hashable {
         userManager
             ? "\(enable("deeplinker-focus")) (or run deeplinker focus-watch)"
             : "run deeplinker focus-watch in the session (an autostart entry; there is no systemd user manager to start deeplinker-focus.service)"
+    }
+
+    /// Gives the focus watcher the session's `names` (DISPLAY, SWAYSOCK): the user manager's
+    /// environment, or without one the session that runs `focus-watch`.
+    func importEnvironment(_ names: [String]) -> String {
+        let list = names.joined(separator: " ")
+        return userManager
+            ? "import the session's \(list): systemctl --user import-environment \(list)"
+            : "run deeplinker focus-watch from the session, where \(list) \(names.count == 1 ? "is" : "are") set"
     }
 
     /// A handler entry's bus name the bus cannot start although its service file is fine.

@@ -28,7 +28,9 @@ struct DoctorProbe {
         // The fixes fit the install (package, scripts/install, a build) and the user manager, if any.
         let (managerEnvironment, managerReason) = await bus.managerEnvironment()
         let install = DoctorInstall(
-            kind: DoctorInstall.kind(ofExecutable: Self.executablePath ?? ""), userManager: managerEnvironment != nil, home: home)
+            kind: DoctorInstall.kind(ofExecutable: Self.executablePath ?? ""), userManager: managerEnvironment != nil, home: home,
+            userServiceDirectory: DoctorChecks.sessionServiceDirectories(environment: environment, userHome: Self.userHome)
+                .first { !$0.strictNaming }?.path)
         checks.append(DoctorChecks.daemon(owner: bus.owner, version: bus.version, activatable: bus.activatable, busError: bus.error, install: install))
         for unit in [DoctorChecks.daemonUnit, DoctorChecks.focusUnit] {
             checks.append(DoctorChecks.unit(unit, unitFile(unit), isExecutable: Self.isExecutable, install: install))
