@@ -14,11 +14,14 @@ public struct DaemonProperties: Sendable, Hashable {
     public var routeDirectories: [String]
     /// The last `SetFocusedApp` caller (`FocusReporter`); nil until one called.
     public var focusReporter: FocusReporterInfo?
+    /// What each app's route file serves (`RouteFiles`); nil from a daemon too old to say.
+    public var routeFiles: [DaemonRouteFile]?
 
     public init(
         version: String, startedAtMicroseconds: Int64, stateDirectory: String, databaseSize: UInt64, brokenRouteFiles: [String],
-        routeDirectories: [String] = [], focusReporter: FocusReporterInfo? = nil
+        routeDirectories: [String] = [], focusReporter: FocusReporterInfo? = nil, routeFiles: [DaemonRouteFile]? = nil
     ) {
+        self.routeFiles = routeFiles
         self.routeDirectories = routeDirectories
         self.focusReporter = focusReporter
         self.version = version

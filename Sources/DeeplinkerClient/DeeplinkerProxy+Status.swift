@@ -15,13 +15,19 @@ extension DeeplinkerProxy {
                 sender: $0, command: focus["command"]?.stringValue ?? "", appID: focus["app-id"]?.stringValue ?? "",
                 reportedAtMicroseconds: focus["reported-at"]?.int64Value ?? 0)
         }
+        let routeFiles = values["RouteFiles"]?.arrayElements.map { rows in
+            rows.compactMap { row -> DaemonRouteFile? in
+                guard let f = row.structureFields, f.count == 4, case .uint64(let digest) = f[2] else { return nil }
+                return DaemonRouteFile(path: f[0].stringValue ?? "", appID: f[1].stringValue ?? "", digest: digest, error: f[3].stringValue ?? "")
+            }
+        }
         return DaemonProperties(
             version: values["Version"]?.stringValue ?? "",
             startedAtMicroseconds: values["StartedAt"]?.int64Value ?? 0,
             stateDirectory: values["StateDirectory"]?.stringValue ?? "",
             databaseSize: size,
             brokenRouteFiles: values["BrokenRouteFiles"]?.stringArray ?? [],
-            routeDirectories: values["RouteDirectories"]?.stringArray ?? [], focusReporter: reporter)
+            routeDirectories: values["RouteDirectories"]?.stringArray ?? [], focusReporter: reporter, routeFiles: routeFiles)
     }
 
     /// The process id of the connection `uniqueName` (the bus asks the kernel).

@@ -125,12 +125,17 @@ extension Daemon {
 }
 
 extension RouteDirectory {
+    /// The daemon's first load: the registry, the broken files' errors (for `status`), what each
+    /// file serves (`RouteFiles`) and the search path.
+    typealias Loaded = (registry: AppRegistry, broken: [String], served: [ServedRouteFile], directories: [String])
+
     /// The route files of the search path as a registry, broken files logged and kept for `status`.
-    static func loadRegistry(_ directories: [String], logger: Logger) -> (registry: AppRegistry, broken: [String], directories: [String]) {
-        let (registry, errors) = merge(load(directories: directories), over: AppRegistry())
+    static func loadRegistry(_ directories: [String], logger: Logger) -> Loaded {
+        let result = load(directories: directories)
+        let (registry, errors) = merge(result, over: AppRegistry())
         for error in errors { logger.error("\(error.description)") }
         logger.info("loaded route files for \(registry.appIDs.count) apps from \(directories.joined(separator: ":"))")
-        return (registry, errors.map(\.description), directories)
+        return (registry, errors.map(\.description), served(result, over: []), directories)
     }
 }
 

@@ -22,7 +22,7 @@ public final class Daemon: Service, Sendable {
     /// run on the bus thread once it has dispatched the calls it read: one transaction for all of
     /// them, and no thread to wake on the way to the replies.
     init(
-        _ configuration: DaemonConfiguration, routes: (registry: AppRegistry, broken: [String], directories: [String]),
+        _ configuration: DaemonConfiguration, routes: RouteDirectory.Loaded,
         store: any InvocationStore, connection: DBusConnection, logger: Logger
     ) {
         let executor = connection.executor
@@ -32,6 +32,7 @@ public final class Daemon: Service, Sendable {
             connection: connection, store: store, registry: routes.registry, engine: engine, configuration: configuration,
             routeDirectories: routes.directories, logger: logger)
         core.vitals.brokenRouteFiles = routes.broken
+        core.vitals.routeFiles = routes.served
         self.connection = connection
         self.store = store
         self.logger = logger

@@ -19,6 +19,9 @@ public enum RouteDirectory {
         public var failedAppIDs: Set<String> = []
         /// Every problem, in search-path and file-name order.
         public var errors: [ConfigError] = []
+        /// The `RouteFileDigest` of each app's winning file as read, parsed or not (absent when
+        /// it could not be read).
+        public var digests: [String: UInt64] = [:]
 
         public init() {}
     }
@@ -82,17 +85,28 @@ public enum RouteDirectory {
 
     /// Reads and parses one route file: the size is checked before anything is read.
     public static func loadFile(_ path: String, appID: String) -> Result<AppConfig, ConfigError> {
-        let text: String
-        switch TextFile.text(atPath: path, limit: maxFileBytes) {
-        case .success(let read): text = read
-        case .failure(let failure):
-            let message = switch failure {
-            case .tooLarge, .notUTF8: failure.reason
-            case .unreadable, .notARegularFile: "cannot read the file: \(failure.reason)"
-            }
-            return .failure(ConfigError(file: path, line: 1, column: 1, message: message))
+        readFile(path, appID: appID).result
+    }
+
+    /// ``loadFile(_:appID:)`` with the digest of the bytes read (nil when none could be).
+    static func readFile(_ path: String, appID: String) -> (digest: UInt64?, result: Result<AppConfig, ConfigError>) {
+        let bytes: [UInt8]
+        switch TextFile.bytes(atPath: path, limit: maxFileBytes) {
+        case .success(let read): bytes = read
+        case .failure(let failure): return (nil, .failure(readError(path, failure)))
         }
-        return Result { () throws(ConfigError) -> AppConfig in try RouteFileParser.parse(text, appID: appID, file: path) }
+        let digest = RouteFileDigest.of(bytes)
+        guard let text = String(validating: bytes, as: UTF8.self) else { return (digest, .failure(readError(path, .notUTF8))) }
+        return (digest, Result { () throws(ConfigError) -> AppConfig in try RouteFileParser.parse(text, appID: appID, file: path) })
+    }
+
+    /// A file that could not be read as text, as a `ConfigError` at its start.
+    static func readError(_ path: String, _ failure: TextFile.Failure) -> ConfigError {
+        let message = switch failure {
+        case .tooLarge, .notUTF8: failure.reason
+        case .unreadable, .notARegularFile: "cannot read the file: \(failure.reason)"
+        }
+        return ConfigError(file: path, line: 1, column: 1, message: message)
     }
 
     /// Discovers and loads every route file on the search path.
@@ -102,7 +116,9 @@ public enum RouteDirectory {
         result.files = files
         result.errors = discoveryErrors
         for appID in files.keys.sorted() {
-            switch loadFile(files[appID]!, appID: appID) {
+            let (digest, loaded) = readFile(files[appID]!, appID: appID)
+            result.digests[appID] = digest
+            switch loaded {
             case .success(let config): result.configs[appID] = config
             case .failure(let error):
                 result.failedAppIDs.insert(appID)
@@ -121,6 +137,21 @@ public enum RouteDirectory {
             if let old = previous.apps[appID] { configs.append(old) }
         }
         return (AppRegistry(configs), result.errors)
+    }
+
+    /// What the daemon serves after a (re)load merged as ``merge(_:over:)`` does: an app that
+    /// parsed serves its file as read; an app whose file is broken keeps the digest it served
+    /// before (0 when it never loaded) with the new error. Sorted by app id.
+    public static func served(_ result: LoadResult, over previous: [ServedRouteFile]) -> [ServedRouteFile] {
+        let before = Dictionary(previous.map { ($0.appID, $0) }, uniquingKeysWith: { first, _ in first })
+        let errors = Dictionary(result.errors.map { ($0.file, $0.description) }, uniquingKeysWith: { first, _ in first })
+        return result.files.keys.sorted().map { appID in
+            let path = result.files[appID]!
+            if result.configs[appID] != nil {
+                return ServedRouteFile(path: path, appID: appID, digest: result.digests[appID] ?? 0, error: "")
+            }
+            return ServedRouteFile(path: path, appID: appID, digest: before[appID]?.digest ?? 0, error: errors[path] ?? "the file did not load")
+        }
     }
 
     private static func join(_ directory: String, _ child: String) -> String {

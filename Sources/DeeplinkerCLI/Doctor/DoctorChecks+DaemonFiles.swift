@@ -5,11 +5,13 @@ import FoundationEssentials
 extension DoctorChecks {
     /// The route-file directories and state directory the running daemon uses (its
     /// `RouteDirectories` and `StateDirectory`); doctor checks those files, not the default path.
-    public static func daemonFiles(routeDirectories: [String], stateDirectory: String, stateExists: Bool) -> DoctorCheck {
+    public static func daemonFiles(
+        routeDirectories: [String], stateDirectory: String, stateExists: Bool, install: DoctorInstall = .unknown
+    ) -> DoctorCheck {
         let name = "daemon files"
         guard stateExists else {
             return .fail(name, "the running daemon's state directory \(stateDirectory) does not exist",
-                         fix: "restart the daemon (systemctl --user restart deeplinkerd) so that it makes it again")
+                         fix: "restart the daemon so that it makes it again: \(install.restartDaemon)")
         }
         return .pass(name, "route files from \(routeDirectories.joined(separator: ", ")); state in \(stateDirectory)")
     }

@@ -58,7 +58,7 @@ extension DoctorChecks {
     /// need focus-watch to be reporting.
     public static func focusReporter(
         _ appID: String, environment: [String: String], gnome: GnomeExtensionFacts, reporter: FocusReporterInfo?,
-        daemonRunning: Bool, connectable: (_ socketPath: String) -> Bool
+        daemonRunning: Bool, connectable: (_ socketPath: String) -> Bool, install: DoctorInstall = .unknown
     ) -> DoctorCheck {
         let name = "focus \(appID)"
         let uuid = "focus@deeplinker.org"
@@ -95,15 +95,15 @@ extension DoctorChecks {
             }
             guard reporting(reporter, command: "deeplinker") else {
                 return .fail(name, "KDE Plasma: focus-watch (its KWin script) is the reporter and is not reporting: \(lastReport(reporter))",
-                             fix: "systemctl --user enable --now deeplinker-focus (or run deeplinker focus-watch)")
+                             fix: install.startFocusWatch)
             }
             return .pass(name, "KDE Plasma: focus-watch and its KWin script, reporting")
         case .other:
-            let backend = focusBackend(appID, environment: environment, connectable: connectable)
+            let backend = focusBackend(appID, environment: environment, connectable: connectable, install: install)
             guard backend.ok, daemonRunning else { return backend }
             guard reporting(reporter, command: "deeplinker") else {
                 return .fail(name, "\(backend.detail), but focus-watch is not reporting: \(lastReport(reporter))",
-                             fix: "systemctl --user enable --now deeplinker-focus (or run deeplinker focus-watch)")
+                             fix: install.startFocusWatch)
             }
             return .pass(name, backend.detail + ", focus-watch reporting")
         }

@@ -165,7 +165,8 @@ extension DoctorChecks {
     /// can start it. Another owner gets the launchers' `Open`; a running daemon without the name,
     /// or a name nobody can start, leaves it unanswered.
     public static func handlerBusName(
-        _ appID: String, handler: HandlerEntry, facts: HandlerBusName?, daemonOwner: String?, busError: String?, serviceFileOK: Bool
+        _ appID: String, handler: HandlerEntry, facts: HandlerBusName?, daemonOwner: String?, busError: String?, serviceFileOK: Bool,
+        install: DoctorInstall = .unknown
     ) -> DoctorCheck {
         let busName = DeeplinkerBus.handlerName(forAppID: appID)
         let name = "bus name \(busName)"
@@ -186,7 +187,7 @@ extension DoctorChecks {
         return .fail(
             name, "not owned and not activatable: launchers' Open fails and a link does nothing",
             fix: serviceFileOK
-                ? "dbus-send --session --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig (the bus rereads its service files), or systemctl --user start deeplinkerd"
+                ? install.restartForHandlerName
                 : "deeplinker install-desktop \(appID)")
     }
 }

@@ -12,8 +12,11 @@ public enum DoctorChecks {
     // MARK: Daemon
 
     /// The daemon answers, or the bus can start it.
-    /// `version` is the running daemon's answer to a property read: its `Version`, or the error.
-    public static func daemon(owner: String?, version: Result<String, DBusError>?, activatable: Bool, busError: String?) -> DoctorCheck {
+    /// `version` is the running daemon's answer to a property read: its `Version`, or the error;
+    /// `install` makes the fixes fit how Deeplinker was installed.
+    public static func daemon(
+        owner: String?, version: Result<String, DBusError>?, activatable: Bool, busError: String?, install: DoctorInstall = .unknown
+    ) -> DoctorCheck {
         if let busError {
             return .fail("daemon", "no session bus: \(busError)", fix: "run inside a desktop session, or set DBUS_SESSION_BUS_ADDRESS")
         }
@@ -22,14 +25,14 @@ public enum DoctorChecks {
             case .success(let version)?: return .pass("daemon", "running as \(owner), version \(version)")
             case .failure(let error)?:
                 return .fail("daemon", "\(owner) owns the name but does not answer (\(error.name): \(error.message))",
-                             fix: "systemctl --user restart deeplinkerd (or kill it and let the bus start it again)")
+                             fix: install.restartDaemon)
             case nil: return .pass("daemon", "running as \(owner)")
             }
         }
         if activatable { return .pass("daemon", "not running; the bus starts it on the first call (activatable)") }
         return .fail(
             "daemon", "not running and not bus-activatable (no org.deeplinker.Deeplinker1.service on the bus's service path)",
-            fix: "scripts/install && systemctl --user enable --now deeplinkerd (or run deeplinkerd)")
+            fix: install.startDaemon)
     }
 
     // MARK: Units
@@ -48,12 +51,18 @@ public enum DoctorChecks {
         }
     }
 
-    /// The unit is installed, its `ExecStart` program exists, and it is enabled.
-    public static func unit(_ name: String, _ file: UnitFile?, isExecutable: (String) -> Bool) -> DoctorCheck {
+    /// The unit is installed, its `ExecStart` program exists, and it is enabled; skipped without a
+    /// systemd user manager (then D-Bus activation starts the daemon).
+    public static func unit(_ name: String, _ file: UnitFile?, isExecutable: (String) -> Bool, install: DoctorInstall = .unknown) -> DoctorCheck {
         let check = "unit \(name)"
-        let enable = "systemctl --user enable --now \((name.hasSuffix(".service") ? String(name.dropLast(".service".count)) : name))"
+        let base = name.hasSuffix(".service") ? String(name.dropLast(".service".count)) : name
+        guard install.userManager else {
+            let instead = name == focusUnit ? "run deeplinker focus-watch in the session instead" : "the bus starts deeplinkerd from its D-Bus service file"
+            return .pass(check, "skipped: no systemd user manager on the session bus, so no unit runs (\(instead))")
+        }
+        let enable = install.enable(base)
         guard let file else {
-            return .fail(check, "not installed on the user unit path", fix: "scripts/install && \(enable)")
+            return .fail(check, "not installed on the user unit path", fix: install.installUnit(base))
         }
         let lines = file.text.split(whereSeparator: \.isNewline)
         if let index = lines.firstIndex(where: { $0.hasPrefix("ExecStart=") }) {
@@ -62,7 +71,7 @@ public enum DoctorChecks {
             let program = String((command.split(separator: " ").first ?? "").drop(while: { "-@:+!".contains($0) }))
             if !program.hasPrefix("/") || !isExecutable(program) {
                 return .fail(check, "ExecStart names \(program.isEmpty ? "nothing" : program), which is not an executable absolute path",
-                             fix: "scripts/install (or edit \(file.path):\(index + 1))")
+                             fix: "\(install.kind == .package ? "sudo apt install --reinstall deeplinker" : install.installScript) (or edit \(file.path):\(index + 1))")
             }
         }
         guard !file.wantedBy.isEmpty else {
@@ -90,12 +99,6 @@ public enum DoctorChecks {
     }
 
     // MARK: Route files
-
-    /// One route file loads (the daemon's own parser); a syntax error names file, line and column.
-    public static func routeFile(_ path: String, error: ConfigError?) -> DoctorCheck {
-        guard let error else { return .pass("route file \(path)", "loads") }
-        return .fail("route file \(path)", error.message, fix: "edit \(error.file):\(error.line):\(error.column), then deeplinker check \(error.file)")
-    }
 
     /// When no route file was found at all (`appID` nil), or none for the app asked about.
     public static func noRouteFiles(searched: [String], appID: String? = nil) -> DoctorCheck {
@@ -229,7 +232,7 @@ public enum DoctorChecks {
 
     /// The backend `focus-watch --backend auto` would use, and whether it can connect.
     public static func focusBackend(
-        _ appID: String, environment: [String: String], connectable: (_ socketPath: String) -> Bool
+        _ appID: String, environment: [String: String], connectable: (_ socketPath: String) -> Bool, install: DoctorInstall = .unknown
     ) -> DoctorCheck {
         let name = "focus \(appID)"
         let set = { (key: String) -> String? in
@@ -239,7 +242,7 @@ public enum DoctorChecks {
         if let sway = set("SWAYSOCK") {
             return connectable(sway)
                 ? .pass(name, "sway IPC at \(sway)")
-                : .fail(name, "SWAYSOCK=\(sway) but nothing listens there", fix: "start sway, or import the session's SWAYSOCK: systemctl --user import-environment SWAYSOCK")
+                : .fail(name, "SWAYSOCK=\(sway) but nothing listens there", fix: "start sway, or " + install.importEnvironment(["SWAYSOCK"]))
         }
         if let wayland = set("WAYLAND_DISPLAY") {
             return .fail(
@@ -249,13 +252,13 @@ public enum DoctorChecks {
         if let display = set("DISPLAY") {
             let socket = x11Socket(display)
             if let socket, !connectable(socket) {
-                return .fail(name, "DISPLAY=\(display) but nothing listens on \(socket)", fix: "start the X server, or import the session's DISPLAY: systemctl --user import-environment DISPLAY")
+                return .fail(name, "DISPLAY=\(display) but nothing listens on \(socket)", fix: "start the X server, or " + install.importEnvironment(["DISPLAY"]))
             }
             return .pass(name, "X11 on DISPLAY=\(display)")
         }
         return .fail(
             name, "neither SWAYSOCK, WAYLAND_DISPLAY nor DISPLAY is set: no desktop session to follow",
-            fix: "systemctl --user import-environment DISPLAY WAYLAND_DISPLAY SWAYSOCK")
+            fix: install.importEnvironment(["DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK"]))
     }
 
     /// The unix socket of a local X display (`:0` → `/tmp/.X11-unix/X0`); nil for remote displays.

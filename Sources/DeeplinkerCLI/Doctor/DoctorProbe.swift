@@ -25,11 +25,16 @@ struct DoctorProbe {
         var checks: [DoctorCheck] = []
         let bus = await BusFacts.read(busAddress: busAddress)
         defer { bus.connection?.close() }
-        checks.append(DoctorChecks.daemon(owner: bus.owner, version: bus.version, activatable: bus.activatable, busError: bus.error))
-        for unit in [DoctorChecks.daemonUnit, DoctorChecks.focusUnit] {
-            checks.append(DoctorChecks.unit(unit, unitFile(unit), isExecutable: Self.isExecutable))
-        }
+        // The fixes fit the install (package, scripts/install, a build) and the user manager, if any.
         let (managerEnvironment, managerReason) = await bus.managerEnvironment()
+        let install = DoctorInstall(
+            kind: DoctorInstall.kind(ofExecutable: Self.executablePath ?? ""), userManager: managerEnvironment != nil, home: home,
+            userServiceDirectory: DoctorChecks.sessionServiceDirectories(environment: environment, userHome: Self.userHome)
+                .first { !$0.strictNaming }?.path)
+        checks.append(DoctorChecks.daemon(owner: bus.owner, version: bus.version, activatable: bus.activatable, busError: bus.error, install: install))
+        for unit in [DoctorChecks.daemonUnit, DoctorChecks.focusUnit] {
+            checks.append(DoctorChecks.unit(unit, unitFile(unit), isExecutable: Self.isExecutable, install: install))
+        }
         checks.append(DoctorChecks.managerEnvironment(managerEnvironment, reason: managerReason))
 
         // Route files: every one on the search path (shadowed ones too), then the winners' configs;
@@ -39,20 +44,24 @@ struct DoctorProbe {
             directories = properties.routeDirectories
             checks.append(DoctorChecks.daemonFiles(
                 routeDirectories: directories, stateDirectory: properties.stateDirectory,
-                stateExists: FileManager.default.fileExists(atPath: properties.stateDirectory)))
+                stateExists: FileManager.default.fileExists(atPath: properties.stateDirectory), install: install))
         }
         let files = RouteDirectory.routeFiles(in: directories)
         var configs: [AppConfig] = []
         let winners = RouteFiles.discover(in: directories).winners
+        // The daemon's copy is compared only when it reads the same directories.
+        let served = configDir == nil || bus.properties?.routeDirectories == directories ? bus.properties?.routeFiles : nil
         for path in files {
             let fileAppID = RouteFiles.appID(ofFile: path)
             if let appID, fileAppID != appID { continue }
+            let daemon = DoctorChecks.daemonCopy(of: path, appID: fileAppID, isWinner: winners[fileAppID] == path, rows: served)
+            let digest = RouteFileDigest.ofFile(atPath: path)
             switch RouteFiles.load(path) {
             case .success(let config):
-                checks.append(DoctorChecks.routeFile(path, error: nil))
+                checks.append(DoctorChecks.routeFile(path, error: nil, diskDigest: digest, daemon: daemon))
                 if winners[fileAppID] == path { configs.append(config) }
             case .failure(let error):
-                checks.append(DoctorChecks.routeFile(path, error: error))
+                checks.append(DoctorChecks.routeFile(path, error: error, diskDigest: digest, daemon: daemon))
             }
         }
         if files.isEmpty || (appID != nil && !files.contains { RouteFiles.appID(ofFile: $0) == appID }) {
@@ -84,12 +93,22 @@ struct DoctorProbe {
                 xdgDefault: (xdgDefault ?? "").isEmpty ? nil : xdgDefault, handler: handler, isExecutable: Self.isExecutable))
             // After an app's last scheme: the bus side of its (D-Bus-activatable) handler entry.
             if index + 1 == schemes.count || schemes[index + 1].0 != appID {
-                checks += await handlerBusChecks(appID, handler: handler, bus: bus)
+                checks += await handlerBusChecks(appID, handler: handler, bus: bus, install: install)
             }
         }
 
+        // The app's entry, then whether its id names an installed app at all ("did you mean").
+        var candidates: [String]?
         for config in configs {
-            checks.append(DoctorChecks.appEntry(config.appID, appEntries(config.appID), isExecutable: Self.isExecutable))
+            let entries = appEntries(config.appID)
+            checks.append(DoctorChecks.appEntry(config.appID, entries, isExecutable: Self.isExecutable))
+            let presence = DoctorChecks.AppPresence(
+                installedEntry: entries.installed?.path, activatable: bus.activatableNames.contains(config.appID),
+                owner: entries.installed == nil ? await bus.owner(of: config.appID) : nil)
+            if presence.installedEntry == nil, !presence.activatable, presence.owner == nil, candidates == nil {
+                candidates = installedAppIDs() + bus.activatableNames.sorted()
+            }
+            checks.append(DoctorChecks.appID(config.appID, presence, candidates: candidates ?? [], routeFile: winners[config.appID]))
         }
 
         // Focus: apps with ready = "focus", against the environment the focus watcher gets.
@@ -100,9 +119,12 @@ struct DoctorProbe {
             if desktopEnvironment["XDG_CURRENT_DESKTOP"] == nil { desktopEnvironment["XDG_CURRENT_DESKTOP"] = environment["XDG_CURRENT_DESKTOP"] }
             let gnome = DoctorChecks.FocusDesktop.of(environment: desktopEnvironment) == .gnome ? await gnomeExtensionFacts(bus) : DoctorChecks.GnomeExtensionFacts(installedAt: nil, enabledInSettings: nil, shellState: nil)
             for config in focusApps {
+                checks.append(DoctorChecks.focusLaunch(
+                    config.appID, launch: config.launch, installedEntry: appEntries(config.appID).installed,
+                    activatable: bus.activatableNames.contains(config.appID)))
                 checks.append(DoctorChecks.focusReporter(
                     config.appID, environment: desktopEnvironment, gnome: gnome, reporter: bus.properties?.focusReporter,
-                    daemonRunning: bus.properties != nil, connectable: Self.connectable))
+                    daemonRunning: bus.properties != nil, connectable: Self.connectable, install: install))
             }
         }
 
@@ -128,7 +150,7 @@ struct DoctorProbe {
     }
 
     /// The handler entry's D-Bus service file and bus name (skipped unless it is DBusActivatable).
-    func handlerBusChecks(_ appID: String, handler: DoctorChecks.HandlerEntry, bus: BusFacts) async -> [DoctorCheck] {
+    func handlerBusChecks(_ appID: String, handler: DoctorChecks.HandlerEntry, bus: BusFacts, install: DoctorInstall) async -> [DoctorCheck] {
         let directories = DoctorChecks.sessionServiceDirectories(environment: environment, userHome: Self.userHome)
         let busName = DeeplinkerBus.handlerName(forAppID: appID)
         // Where install-desktop writes it ($XDG_DATA_HOME or $HOME), when the bus reads elsewhere.
@@ -139,7 +161,7 @@ struct DoctorProbe {
             writtenOutside: outside, isExecutable: Self.isExecutable)
         let facts = DoctorChecks.isDBusActivatable(handler) == true ? await bus.handlerName(busName) : nil
         let name = DoctorChecks.handlerBusName(
-            appID, handler: handler, facts: facts, daemonOwner: bus.owner, busError: bus.error, serviceFileOK: service.ok)
+            appID, handler: handler, facts: facts, daemonOwner: bus.owner, busError: bus.error, serviceFileOK: service.ok, install: install)
         return [service, name]
     }
 
@@ -162,6 +184,27 @@ struct DoctorProbe {
         return out
     }
 
+
+    /// The desktop entry ids installed on the XDG data path (`applications/` and its
+    /// subdirectories one level down, `sub/x.desktop` being `sub-x`), never Deeplinker's own entries: its handler
+    /// entries and what it wrote in the user's data home (overrides, minimal entries).
+    func installedAppIDs() -> [String] {
+        let written = DesktopEntryLocator.userApplicationsDirectory(environment: environment)
+        var ids: [String] = []
+        for directory in DesktopEntryLocator.applicationDirectories(environment: environment) {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            // One level of subdirectories (`kde4/x.desktop`), as launchers read them.
+            let names = entries + entries.filter { !$0.hasSuffix(".desktop") }.flatMap { sub in
+                ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/" + sub)) ?? []).map { sub + "/" + $0 }
+            }
+            for name in names.sorted() where name.hasSuffix(".desktop") && !name.hasSuffix(".deeplinker.desktop") {
+                if directory == written, let text = TextFile.lenientText(atPath: directory + "/" + name),
+                   let file = try? DesktopFile(parsing: text), DesktopEntryLocator.isDeeplinkerEntry(file) { continue }
+                ids.append(String(name.dropLast(".desktop".count)).replacing("/", with: "-"))
+            }
+        }
+        return ids
+    }
 
     func handlerPath(_ appID: String) -> String {
         (DesktopEntryLocator.userApplicationsDirectory(environment: environment) ?? home + "/.local/share/applications")
@@ -246,6 +289,14 @@ struct DoctorProbe {
     }
 
     static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// The running `deeplinker`'s resolved path (`/proc/self/exe`), which tells how it was installed.
+    static var executablePath: String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     /// This user's home directory in the user database (what dbus-daemon uses, not `$HOME`).
     static var userHome: String? {
@@ -349,6 +400,12 @@ struct BusFacts {
         } catch {
             return (nil, "no systemd user manager on the session bus (\(error.name)); apps launched by bus activation get the bus's environment")
         }
+    }
+
+    /// The unique name that owns `name` now (nil: nobody, or no bus).
+    func owner(of name: String) async -> String? {
+        guard let connection else { return nil }
+        return (try? await connection.nameOwner(name)) ?? nil
     }
 
     /// Who owns `name` (and its process id) and whether the bus can start it.

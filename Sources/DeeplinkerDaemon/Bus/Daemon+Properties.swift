@@ -10,6 +10,7 @@ extension Daemon {
         case "DatabaseSize": return .uint64(vitals.databaseSize)
         case "BrokenRouteFiles": return .strings(vitals.brokenRouteFiles)
         case "RouteDirectories": return .strings(vitals.routeDirectories)
+        case "RouteFiles": return DaemonVitals.routeFilesValue(vitals.routeFiles)
         case "FocusReporter": return FocusReport.value(vitals.focusReport)
         default: return DeeplinkerAPI.placeholder(name)
         }

@@ -31,10 +31,13 @@ public enum DeeplinkerAPI {
     /// The read-only properties (SPEC §3: at least `Version`); the rest are what `deeplinker status`
     /// shows: start time (µs since the epoch), state directory, database size in bytes, and the
     /// errors of route files that failed at the last load; and what `deeplinker doctor` reads: the
-    /// route-file search path and the last focus reporter.
+    /// route-file search path, the last focus reporter, and what each route file serves
+    /// (`RouteFiles`: path, app id, the FNV-1a digest of the bytes its routes came from, the last
+    /// read's error), so that it can tell a daemon serving an older version of a file.
     public static let properties: [DBusArgument] = [
         DBusArgument("Version", "s"), DBusArgument("StartedAt", "x"), DBusArgument("StateDirectory", "s"), DBusArgument("DatabaseSize", "t"),
         DBusArgument("BrokenRouteFiles", "as"), DBusArgument("RouteDirectories", "as"), DBusArgument("FocusReporter", "a{sv}"),
+        DBusArgument("RouteFiles", "a(ssts)"),
     ]
 
     /// The interface: one D-Bus method per entry of the method table, answered by `handler(entry)`,
@@ -61,6 +64,7 @@ public enum DeeplinkerAPI {
         case "DatabaseSize": .uint64(0)
         case "BrokenRouteFiles", "RouteDirectories": .strings([])
         case "FocusReporter": FocusReport.value(nil)
+        case "RouteFiles": DaemonVitals.routeFilesValue([])
         default: .string("")
         }
     }

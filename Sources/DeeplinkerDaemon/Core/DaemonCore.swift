@@ -179,6 +179,7 @@ extension DaemonCore {
         let (merged, errors) = RouteDirectory.merge(result, over: registry)
         install(merged)
         vitals.brokenRouteFiles = errors.map(\.description)
+        vitals.routeFiles = RouteDirectory.served(result, over: vitals.routeFiles)
         refreshDesktopEntries()
         logger.info("loaded route files for \(merged.appIDs.count) apps from \(directories.joined(separator: ":"))")
         guard errors.isEmpty else {

@@ -1,4 +1,5 @@
 import DBusKit
+import DeeplinkerRouteFiles
 import Foundation
 import TaskThreads
 
@@ -13,6 +14,7 @@ final class DaemonVitals: Sendable {
     let routeDirectories: [String]
     private let state = LockedValue<(broken: [String], status: String?)>(([], nil))
     private let focus = LockedValue<FocusReport?>(nil)
+    private let served = LockedValue<[ServedRouteFile]>([])
 
     init(configuration: DaemonConfiguration) {
         notifier = SystemdNotifier(environment: configuration.environment)
@@ -46,6 +48,18 @@ final class DaemonVitals: Sendable {
     var brokenRouteFiles: [String] {
         get { state.withLock { $0.broken } }
         set { state.withLock { $0.broken = newValue } }
+    }
+
+    /// What each app's route file serves since the last load (`RouteFiles`): path, digest of the
+    /// bytes its routes came from, the last read's error.
+    var routeFiles: [ServedRouteFile] {
+        get { served.withLock { $0 } }
+        set { served.withLock { $0 = newValue } }
+    }
+
+    /// The `RouteFiles` property: `a(ssts)` = (path, app_id, digest, error).
+    static func routeFilesValue(_ files: [ServedRouteFile]) -> DBusValue {
+        .array(elementSignature: "(ssts)", files.map { .structure([.string($0.path), .string($0.appID), .uint64($0.digest), .string($0.error)]) })
     }
 
     /// Bytes of the database with its write-ahead log.
