@@ -154,6 +154,16 @@ import Testing
         #expect(m.apps.map(\.appID) == ["b.App"] && m.apps[0].attempts == 0 && m.apps[0].pendingTarget == nil)
     }
 
+    @Test func aRouteWaitingOnAnAppThatDidNotStartShowsWhyFromTheSnapshot() {
+        var m = model()
+        let detail = "waiting on an app that did not start: it was started by its launch command (/bin/false), and its process exited with status 1"
+        m.apply(TopSnapshot(
+            apps: ["a.App"], states: ["a.App": "not-running"],
+            pending: ["a.App": .init(target: "recipe", receivedAt: 2_000_000, detail: detail)], history: []), readiness: [:])
+        #expect(m.apps[0].pendingTarget == "recipe")
+        #expect(m.apps[0].lastError == detail, "top started after the failure still says it")
+    }
+
     @Test func keysFilterAndScroll() {
         var m = model()
         let stays = m.handle(.character("/"))

@@ -81,4 +81,12 @@ extension DoctorChecks {
             return entryProblem(entry) ?? .pass(name, "ready = \"focus\", launched from \(entry.path)")
         }
     }
+
+    /// A route waiting on an app whose launch did not take (SPEC §6): a failure naming how it was
+    /// launched and what became of it. Nil for a route that simply waits for its app.
+    public static func waitingRoute(_ appID: String, _ waiting: (target: String, detail: String)) -> DoctorCheck? {
+        guard let reason = LaunchFailure.reason(inDetail: waiting.detail) else { return nil }
+        return .fail("pending \(appID)", "route \(waiting.target) is waiting on an app that did not start: \(reason)",
+                     fix: "check the app's launch setting in \(appID).toml and the daemon's log; the next link launches it again, or start \(appID) yourself")
+    }
 }

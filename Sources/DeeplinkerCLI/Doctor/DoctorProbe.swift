@@ -109,6 +109,9 @@ struct DoctorProbe {
                 candidates = installedAppIDs() + bus.activatableNames.sorted()
             }
             checks.append(DoctorChecks.appID(config.appID, presence, candidates: candidates ?? [], routeFile: winners[config.appID]))
+            if let waiting = await bus.waitingRoute(of: config.appID), let check = DoctorChecks.waitingRoute(config.appID, waiting) {
+                checks.append(check)
+            }
         }
 
         // Focus: apps with ready = "focus", against the environment the focus watcher gets.
@@ -414,6 +417,15 @@ struct BusFacts {
         let owner = (try? await connection.nameOwner(name)) ?? nil
         let pid = owner == nil ? nil : try? await connection.processID(of: name)
         return DoctorChecks.HandlerBusName(owner: owner, ownerPID: pid, activatable: activatableNames.contains(name))
+    }
+
+    /// The app's waiting route (target) and why it waits (`GetInvocation`'s `detail`), from the
+    /// running daemon; nil when nothing waits or the daemon does not answer.
+    func waitingRoute(of appID: String) async -> (target: String, detail: String)? {
+        guard let connection, let owner else { return nil }
+        let daemon = DeeplinkerProxy(connection: connection, destination: owner, timeout: Self.timeout)
+        guard let route = try? await daemon.pending(appID: appID) else { return nil }
+        return (route.target, (try? await daemon.invocation(id: route.invocationID))?.detail ?? "")
     }
 
     /// `GetLinkClaims` of the running daemon, or why there are none.

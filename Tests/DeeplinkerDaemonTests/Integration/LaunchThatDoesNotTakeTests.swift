@@ -50,6 +50,9 @@ import Testing
             let json = try DaemonFixture.json(try await f.run(["status", "--json"]).stdout)
             let pending = try #require((json["pending"] as? [String: Any])?[Self.app] as? [String: Any])
             #expect(pending["detail"] as? String == change.detail)
+            let doctor = try await f.run(["doctor", Self.app])
+            #expect(doctor.status != 0)
+            #expect(doctor.stdout.contains("route page is waiting on an app that did not start: it was started by its launch command"), "\(doctor.stdout)")
 
             // The next invocation launches again, once: a second start, a second failure.
             let next = try await Self.open(f, "2")
