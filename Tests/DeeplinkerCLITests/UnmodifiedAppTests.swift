@@ -84,19 +84,20 @@ import DeeplinkerTestSupport
                 let windows = try WindowList(x)
                 defer { windows.stop() }
 
-                // Not running: the link starts it, and the route arrives once.
+                // Not running: the link starts it by Activate (its first window), and the route
+                // arrives once (new-window adds one).
                 let first = try await Self.open(f, "editor://new-window")
                 try await f.waitStatus(first, "delivered")
-                try await windows.wait(named: "Text Editor", count: 1)
+                try await windows.wait(named: "Text Editor", count: 2)
                 // Running: the route arrives (Activate presents the window, new-window adds one).
                 let second = try await Self.open(f, "editor://new-window")
                 try await f.waitStatus(second, "delivered")
-                try await windows.wait(named: "Text Editor", count: 2)
+                try await windows.wait(named: "Text Editor", count: 3)
                 // The same link again: a second delivery (dedupe-window = "0").
                 let third = try await Self.open(f, "editor://new-window")
                 #expect(third != second)
                 try await f.waitStatus(third, "delivered")
-                try await windows.wait(named: "Text Editor", count: 3)
+                try await windows.wait(named: "Text Editor", count: 4)
                 let proxy = try f.proxy()
                 defer { proxy.connection.close() }
                 let details = try await proxy.invocation(id: first)
