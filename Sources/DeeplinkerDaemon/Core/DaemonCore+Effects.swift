@@ -134,7 +134,7 @@ extension DaemonCore {
             // Back to pending after a failed attempt: not a new invocation.
             if invocation.status == .pending && invocation.attempts > 0 { (level, outcome) = (.info, "pending again") }
             // Its launch did not take: the warning that says so is logged already.
-            if invocation.status == .pending && LaunchFailure.reason(inDetail: invocation.detail) != nil { (level, outcome) = (.info, "still pending") }
+            if invocation.status == .pending && LaunchFailure.reason(inDetail: invocation.detail) != nil { (level, outcome) = (.debug, "still pending") }
             logger.log(level: level, "\(Self.describe(invocation)) \(outcome)\(invocation.detail.isEmpty ? "" : ": \(invocation.detail)")")
         }
     }

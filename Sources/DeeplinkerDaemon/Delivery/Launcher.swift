@@ -181,8 +181,7 @@ final class Launcher: Sendable {
                 if termination != .exited(0) { failed("it was started \(launched.how), and its process \(termination)") }
             }
         } catch {
-            logger.warning("could not start \(appID): \(error)")
-            failed("it was started \(launched.how), which failed: \(error)")
+            failed("it was to be started \(launched.how), which could not start: \(error.reason)")
             return .started(launched)
         }
         launched.processID = pid
