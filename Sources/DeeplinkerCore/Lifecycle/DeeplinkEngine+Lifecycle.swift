@@ -31,17 +31,25 @@ extension DeeplinkEngine {
 
     /// After a reload that changed `ready`: a `ready = "name"` app that owns its name is `active`
     /// (and gets its waiting route), and so is a `ready = "focus"` app whose window has the focus.
+    /// An app whose `ready` changed and that the new rule does not make active (a `focus` app
+    /// without the focus, a `signal` app that has not said so under it) is `inactive` again.
     public mutating func settleReadiness() -> [EngineEffect] {
         let now = clock.nowMicroseconds()
         var effects: [EngineEffect] = []
+        let changed = readinessChanged
+        readinessChanged = []
         for (appID, policy) in policies.sorted(by: { $0.key < $1.key }) {
-            guard let record = apps[appID], record.state != .active else { continue }
+            guard let record = apps[appID] else { continue }
             let active = switch policy.ready {
             case .name: record.owner != nil
             case .focus: focusedApp == appID
             case .signal: false
             }
-            if active { effects += withRecord(appID) { $0.report(.active, policy: policy, now: now) } }
+            if active, record.state != .active {
+                effects += withRecord(appID) { $0.report(.active, policy: policy, now: now) }
+            } else if !active, record.state == .active, changed.contains(appID) {
+                effects += withRecord(appID) { $0.report(record.owner == nil ? .notRunning : .inactive, policy: policy, now: now) }
+            }
         }
         return effects
     }

@@ -15,6 +15,8 @@ public struct DeeplinkEngine: Sendable {
     var apps: [String: EngineAppRecord] = [:]
     /// The app whose window has the input focus (`SetFocusedApp`), nil for none.
     var focusedApp: String?
+    /// Apps whose `ready` changed with the last ``setPolicies(_:)``, until ``settleReadiness()``.
+    var readinessChanged: Set<String> = []
 
     public init(clock: any EngineClock = SystemEngineClock(), policies: [String: AppPolicy] = [:]) {
         self.clock = clock
@@ -24,6 +26,9 @@ public struct DeeplinkEngine: Sendable {
     /// Replaces the configured apps (start-up and `Reload`). Records of apps that disappear are kept
     /// (their pending routes stay until discarded or expired) but new invocations for them are refused.
     public mutating func setPolicies(_ policies: [String: AppPolicy]) {
+        for (appID, policy) in policies where self.policies[appID].map({ $0.ready != policy.ready }) ?? false {
+            readinessChanged.insert(appID)
+        }
         self.policies = policies
     }
 

@@ -123,6 +123,21 @@ import Testing
         #expect(settled.deliveries.map(\.invocation.id) == ["a"])
     }
 
+    @Test func aReloadFromNameToFocusMakesAnUnfocusedActiveAppInactive() throws {
+        var f = try Self.fixture("name")
+        _ = f.engine.nameOwnerChanged(appID: app, newOwner: ":1.5")
+        #expect(f.engine.state(of: app) == .active)
+        f.engine.setPolicies([app: try Self.policy("focus")])
+        let settled = f.engine.settleReadiness()
+        #expect(f.engine.state(of: app) == .inactive, "another window has the focus")
+        #expect(settled.appStates.map(\.state) == [.inactive])
+        // A reload that changes nothing leaves an app that said it is active alone.
+        _ = f.engine.setFocusedApp(app)
+        f.engine.setPolicies([app: try Self.policy("focus")])
+        #expect(f.engine.settleReadiness().isEmpty)
+        #expect(f.engine.state(of: app) == .active)
+    }
+
     // MARK: ready = "focus"
 
     @Test func focusGainedDeliversAndFocusLostMakesInactive() throws {
