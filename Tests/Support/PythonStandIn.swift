@@ -1,7 +1,7 @@
 /// A stand-in app as a separate python process (dbus-python + GLib), for cold launches: started by
 /// the daemon (`launch = [argv]`) or by the bus (`launch = "dbus"` with a service file). It owns the
-/// app id's name, emits `BecameActive` once it does, and reports each `ActivateAction` it receives
-/// (before replying) as signal `org.deeplinker.Test1.Received(s app_id, s target, a{ss} parameters,
+/// app id's name, emits `BecameActive` once it does, and reports each `ActivateAction` and
+/// `Activate` (target `(activate)`) it receives (before replying) as signal `org.deeplinker.Test1.Received(s app_id, s target, a{ss} parameters,
 /// a{ss} platform_data_strings)`. It exits when the bus goes away.
 public enum PythonStandIn {
     public static let interface = "org.deeplinker.Test1"
@@ -35,6 +35,11 @@ public enum PythonStandIn {
                     params = {str(k): str(v) for k, v in parameter[0].items()}
                 data = {str(k): str(v) for k, v in platform_data.items()}
                 self.Received(app_id, name, dbus.Dictionary(params, signature="ss"), dbus.Dictionary(data, signature="ss"))
+
+            @dbus.service.method("org.freedesktop.Application", in_signature="a{sv}", out_signature="")
+            def Activate(self, platform_data):
+                data = {str(k): str(v) for k, v in platform_data.items()}
+                self.Received(app_id, "(activate)", dbus.Dictionary({}, signature="ss"), dbus.Dictionary(data, signature="ss"))
 
             @dbus.service.signal("org.deeplinker.Test1", signature="ssa{ss}a{ss}")
             def Received(self, app, target, params, data):

@@ -13,24 +13,33 @@ struct IntegrationSeedScenarioTests {
 
     // MARK: - Cold launches
 
-    @Test("cold launch from a link: bus activation, the route waits for BecameActive, delivered once")
+    @Test("cold launch from a link: bus activation by Activate with the token, the route waits for BecameActive, delivered once")
     func coldLaunchFromLinkByBusActivation() async throws {
         try await DaemonFixture.withDaemon(
             routeFiles: [recipes: try TestRouteFiles.shipped(recipes, ["launch": "\"dbus\""])], activatable: [recipes]) { f in
             #expect(try await f.appState(recipes) == "not-running")
             let url = "bestrecipes://recipe/12?country=FR"
-            let reply = try await f.openURL(recipes, url)
+            let reply = DaemonFixture.RouteReply(try await f.call("Invoke", [
+                .string(recipes), .string("url"), .string(url),
+                .variantDictionary(["activation-token": .string("tok-3"), "desktop-startup-id": .string("sid-3")]),
+            ]))
             #expect(reply.target == "recipe")
             #expect(reply.parameters == ["id": "12", "country": "FR"])
             try await f.waitStatus(reply.id, "delivered")
-            let got = try await f.pythonReceived.first { $0.invocationID == reply.id }
+            // D-Bus activation is Activate on the name (SPEC §6), carrying the invocation's token.
+            let activated = try await f.pythonReceived.first { $0.target == "(activate)" }
+            #expect(activated.platformData["activation-token"] == "tok-3")
+            #expect(activated.platformData["desktop-startup-id"] == "sid-3")
+            #expect(activated.invocationID == reply.id)
+            #expect(f.pythonReceived.all.map(\.target) == ["(activate)", "recipe"], "Activate starts it, then the route")
+            let got = try await f.pythonReceived.first { $0.invocationID == reply.id && $0.target == "recipe" }
             #expect(got.target == "recipe")
             #expect(got.parameters == ["id": "12", "country": "FR"])
             #expect(got.platformData["deeplinker.source"] == "url")
             #expect(got.platformData["deeplinker.url"] == url)
             #expect(got.platformData["deeplinker.redelivery"] == nil)
             #expect(f.statuses(reply.id) == ["pending", "delivering", "delivered"])
-            #expect(f.pythonReceived.count { $0.appID == recipes } == 1)
+            #expect(f.pythonReceived.count { $0.appID == recipes && $0.target == "recipe" } == 1)
             #expect(try await f.appState(recipes) == "active")
         }
     }
