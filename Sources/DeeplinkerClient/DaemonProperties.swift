@@ -1,3 +1,5 @@
+import DeeplinkerProtocol
+
 /// The daemon's read-only properties (`org.freedesktop.DBus.Properties.GetAll`), what
 /// `deeplinker status` shows about the running daemon.
 public struct DaemonProperties: Sendable, Hashable {
@@ -15,11 +17,11 @@ public struct DaemonProperties: Sendable, Hashable {
     /// The last `SetFocusedApp` caller (`FocusReporter`); nil until one called.
     public var focusReporter: FocusReporterInfo?
     /// What each app's route file serves (`RouteFiles`); nil from a daemon too old to say.
-    public var routeFiles: [DaemonRouteFile]?
+    public var routeFiles: [ServedRouteFile]?
 
     public init(
         version: String, startedAtMicroseconds: Int64, stateDirectory: String, databaseSize: UInt64, brokenRouteFiles: [String],
-        routeDirectories: [String] = [], focusReporter: FocusReporterInfo? = nil, routeFiles: [DaemonRouteFile]? = nil
+        routeDirectories: [String] = [], focusReporter: FocusReporterInfo? = nil, routeFiles: [ServedRouteFile]? = nil
     ) {
         self.routeFiles = routeFiles
         self.routeDirectories = routeDirectories

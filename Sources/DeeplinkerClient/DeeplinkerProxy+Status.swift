@@ -1,3 +1,4 @@
+import DeeplinkerProtocol
 import DBusKit
 
 extension DeeplinkerProxy {
@@ -16,9 +17,9 @@ extension DeeplinkerProxy {
                 reportedAtMicroseconds: focus["reported-at"]?.int64Value ?? 0)
         }
         let routeFiles = values["RouteFiles"]?.arrayElements.map { rows in
-            rows.compactMap { row -> DaemonRouteFile? in
+            rows.compactMap { row -> ServedRouteFile? in
                 guard let f = row.structureFields, f.count == 4, case .uint64(let digest) = f[2] else { return nil }
-                return DaemonRouteFile(path: f[0].stringValue ?? "", appID: f[1].stringValue ?? "", digest: digest, error: f[3].stringValue ?? "")
+                return ServedRouteFile(path: f[0].stringValue ?? "", appID: f[1].stringValue ?? "", digest: digest, error: f[3].stringValue ?? "")
             }
         }
         return DaemonProperties(

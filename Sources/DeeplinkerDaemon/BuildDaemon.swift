@@ -1,3 +1,4 @@
+import DeeplinkerProtocol
 import DBusKit
 import DeeplinkerCore
 import DeeplinkerRouteFiles

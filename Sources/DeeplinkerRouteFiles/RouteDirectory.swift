@@ -1,3 +1,4 @@
+import DeeplinkerProtocol
 import DeeplinkerCore
 import FoundationEssentials
 

@@ -1,3 +1,4 @@
+import DeeplinkerProtocol
 import DBusKit
 import DeeplinkerCLI
 import DeeplinkerClient
@@ -126,8 +127,8 @@ extension DoctorTests {
 
 /// The new checks as pure functions.
 extension DoctorCheckTests {
-    static func row(_ digest: UInt64, _ error: String) -> DaemonRouteFile {
-        DaemonRouteFile(path: "/c/a.B.toml", appID: "a.B", digest: digest, error: error)
+    static func row(_ digest: UInt64, _ error: String) -> ServedRouteFile {
+        ServedRouteFile(path: "/c/a.B.toml", appID: "a.B", digest: digest, error: error)
     }
 
     @Test func theDaemonsCopyOfARouteFile() {

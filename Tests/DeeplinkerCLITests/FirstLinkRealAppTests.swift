@@ -29,13 +29,14 @@ import DeeplinkerTestSupport
         """
 
     /// An `open` app's route file: `file://NOTES/{name}.txt`.
-    static func openRoutes(scheme: String, ready: String, notes: String) -> String {
+    static func openRoutes(scheme: String, ready: String, launch: String = "auto", notes: String) -> String {
         """
         name = "Notes"
         schemes = ["\(scheme)"]
         ready = "\(ready)"
-        launch = "auto"
+        launch = "\(launch)"
         delivery = "open"
+        dedupe-window = "0"
 
         [targets]
         note = { name = "string" }

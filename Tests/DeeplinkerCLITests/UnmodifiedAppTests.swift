@@ -42,25 +42,9 @@ import DeeplinkerTestSupport
         target = "print-everything"
         """
 
+    /// Mousepad's route file: launched from its desktop entry, ready once it owns its name.
     static func mousepadRoutes(notes: String) -> String {
-        """
-        name = "Notes in Mousepad"
-        schemes = ["notes"]
-        launch = "desktop"
-        ready = "name"
-        delivery = "open"
-        dedupe-window = "0"
-
-        [targets]
-        note = { name = "string" }
-
-        [[routes]]
-        path = "/open/:name"
-        target = "note"
-
-        [open]
-        note = "file://\(notes)/{name}.txt"
-        """
+        FirstLinkRealAppTests.openRoutes(scheme: "notes", ready: "name", launch: "desktop", notes: notes)
     }
 
     /// What an app needs under Xvfb: the display, a home of its own, settings in memory and (GTK 4)

@@ -1,3 +1,4 @@
+import DeeplinkerProtocol
 import DeeplinkerClient
 import DeeplinkerCore
 import FoundationEssentials
@@ -13,7 +14,7 @@ extension DoctorChecks {
         /// The daemon lists no such file (it has not loaded it since the file appeared).
         case notLoaded
         /// The daemon's row for the file.
-        case served(DaemonRouteFile)
+        case served(ServedRouteFile)
     }
 
     /// One route file loads (the daemon's own parser; a syntax error names file, line and column)
@@ -49,7 +50,7 @@ extension DoctorChecks {
     /// The daemon's view of `path`: its row for the file, `.notLoaded` when it lists the file's
     /// app from another file or not at all; `.unchecked` when `rows` is nil (no daemon, or one too
     /// old to have `RouteFiles`) or the file is not the one its app id takes (`isWinner`).
-    public static func daemonCopy(of path: String, appID: String, isWinner: Bool, rows: [DaemonRouteFile]?) -> DaemonCopy {
+    public static func daemonCopy(of path: String, appID: String, isWinner: Bool, rows: [ServedRouteFile]?) -> DaemonCopy {
         guard let rows, isWinner else { return .unchecked }
         guard let row = rows.first(where: { $0.path == path && $0.appID == appID }) else { return .notLoaded }
         return .served(row)

@@ -17,19 +17,27 @@ extension EngineAppRecord {
         } else {
             destination = nil
         }
+        return send(waiting, to: destination, timeout: policy.deliveryTimeout, policy: policy, now: now)
+    }
+
+    /// Moves the waiting route `waiting` in flight and orders its delivery to `destination`.
+    private mutating func send(
+        _ waiting: Invocation, to destination: String?, timeout: Duration, startsApp: Bool = false, policy: AppPolicy, now: Int64
+    ) -> [EngineEffect] {
         var delivering = waiting.moved(to: .delivering, detail: "", now: now)
         delivering.attempts += 1
         pending = nil
         inFlight = InFlightDelivery(invocation: delivering, attempt: delivering.attempts)
-        let attempt = DeliveryAttempt(
+        var attempt = DeliveryAttempt(
             invocation: delivering,
             destination: destination,
             redelivery: delivering.redelivery,
             attempt: delivering.attempts,
             mode: policy.delivery,
-            timeout: policy.deliveryTimeout,
+            timeout: timeout,
             declaredParameters: delivering.route.flatMap { policy.targetParameters[$0.target] } ?? []
         )
+        attempt.startsApp = startsApp
         return [.statusChanged(delivering), .deliver(attempt)]
     }
 
@@ -42,21 +50,7 @@ extension EngineAppRecord {
             pending = nil
             return [.statusChanged(waiting.moved(to: .expired, detail: "older than pending-ttl", now: now))]
         }
-        var delivering = waiting.moved(to: .delivering, detail: "", now: now)
-        delivering.attempts += 1
-        pending = nil
-        inFlight = InFlightDelivery(invocation: delivering, attempt: delivering.attempts)
-        var attempt = DeliveryAttempt(
-            invocation: delivering,
-            destination: appID,
-            redelivery: delivering.redelivery,
-            attempt: delivering.attempts,
-            mode: policy.delivery,
-            timeout: max(policy.deliveryTimeout, startTimeout),
-            declaredParameters: delivering.route.flatMap { policy.targetParameters[$0.target] } ?? []
-        )
-        attempt.startsApp = true
-        return [.statusChanged(delivering), .deliver(attempt)]
+        return send(waiting, to: appID, timeout: max(policy.deliveryTimeout, startTimeout), startsApp: true, policy: policy, now: now)
     }
 
     /// Delivers the waiting route only if it was never attempted: a newer route that queued behind a

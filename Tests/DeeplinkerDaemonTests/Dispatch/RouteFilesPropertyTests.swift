@@ -1,3 +1,4 @@
+import DeeplinkerProtocol
 import DBusKit
 import DeeplinkerClient
 import DeeplinkerRouteFiles
@@ -22,7 +23,7 @@ import Testing
             let loaded = try #require(RouteFileDigest.ofFile(atPath: good))
             // Sorted by app id; a file that never loaded serves nothing (digest 0) and says why.
             #expect(first.map(\.appID) == [Self.recipes, Self.broken].sorted())
-            #expect(first.first { $0.appID == Self.recipes } == DaemonRouteFile(path: good, appID: Self.recipes, digest: loaded, error: ""))
+            #expect(first.first { $0.appID == Self.recipes } == ServedRouteFile(path: good, appID: Self.recipes, digest: loaded, error: ""))
             let never = try #require(first.first { $0.appID == Self.broken })
             #expect(never.path == bad && never.digest == 0 && never.error.hasPrefix(bad + ":3:"), "\(never)")
 
