@@ -3,10 +3,10 @@ import PackageDescription
 
 /// Layers, bottom up; a module imports only modules of the layers below it:
 /// 1. C shims, each imported by one module: `CTaskThreads` (by `TaskThreads`), `CSpawn` (`Spawn`),
-///    `CDBus` (`DBusKit`), `CMallocTuning` (`deeplinkerd`).
+///    `CDBus` (`DBusKit`), `CSQLite` (`SQLite`), `CMallocTuning` (`deeplinkerd`).
 /// 2. `TaskThreads` (the package's threads and locks: `NamedThread`, `ThreadCondition`,
 ///    `LockedValue`, the job threads of the global executor, timers, signals) → `Spawn`
-///    (posix_spawn) → `DBusKit` (generic D-Bus binding).
+///    (posix_spawn) → `DBusKit` (generic D-Bus binding); `SQLite` (the SQLite binding).
 /// 3. `DeeplinkerProtocol` (the contract's names, no dependencies) → `DeeplinkerCore` (pure routing
 ///    and lifecycle logic, no I/O) → `DeeplinkerRouteFiles` (route files on disk).
 /// 4. `DeeplinkerDaemon` (wires the core to the bus and SQLite) and `DeeplinkerClient` (the apps'
@@ -26,7 +26,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -43,6 +42,11 @@ let package = Package(
         // the global executor's jobs, sleeps and signals (no wake-ups when idle, docs/architecture.md).
         .target(name: "CTaskThreads"),
         .target(name: "TaskThreads", dependencies: ["CTaskThreads"]),
+        // SQLite through its C API (libsqlite3-dev), imported only by `SQLite`: the project's own
+        // small binding (as Chromium's `sql::Database`): one connection per `SQLiteDatabase`, cached
+        // prepared statements, explicit transactions, errors as values; no Foundation.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(
             name: "DBusKit",
             dependencies: ["CDBus", "Spawn", "TaskThreads"]
@@ -65,9 +69,7 @@ let package = Package(
                 "DeeplinkerRouteFiles",
                 "Spawn",
                 "TaskThreads",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // The C API under GRDB: `sqlite3_system_errno` names the errno behind an I/O error.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "SQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -141,8 +143,7 @@ let package = Package(
             name: "DeeplinkerDaemonTests",
             dependencies: [
                 "DeeplinkerDaemon", "DBusKit", "DeeplinkerCore", "DeeplinkerClient", "DeeplinkerProtocol", "DeeplinkerRouteFiles",
-                "DeeplinkerTestSupport", "TaskThreads",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "DeeplinkerTestSupport", "SQLite", "TaskThreads",
             ],
             // A real schema-v4 state directory, read by path (`V4UpgradeTests`).
             exclude: ["Persistence/Fixtures"]

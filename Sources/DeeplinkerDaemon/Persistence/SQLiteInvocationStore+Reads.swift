@@ -1,78 +1,64 @@
 import DeeplinkerCore
-import GRDB
+import SQLite
 import TaskThreads
 
 extension SQLiteInvocationStore {
     public func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot {
         try await read { db in
-            let open = try Row.fetchAll(db, sql: "SELECT * FROM invocation WHERE status IN ('pending', 'delivering')")
-            let recent = try Row.fetchAll(db, sql: """
-                SELECT * FROM invocation
-                WHERE received_at >= ? AND dedupe_key IS NOT NULL AND status <> 'rejected'
-                """, arguments: [dedupeSince])
-            var routes: [String: Route] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM last_route") {
-                let appID: String = row["app_id"]
-                let fail = StoreError.corrupt(path: "last route of \(appID)", reason: "unreadable route")
-                guard let source = Source(rawValue: row["source"]) else { throw fail }
-                routes[appID] = Route(
-                    target: row["target"], parameters: try Self.decodeJSON(row["parameters"], orThrow: fail), source: source)
-            }
+            let open = try db.statement(Self.selectInvocation + " WHERE status IN ('pending', 'delivering')").rows([], Self.invocation(from:))
+            let recent = try db.statement(Self.selectInvocation + """
+                 WHERE received_at >= ?1 AND dedupe_key IS NOT NULL AND status <> 'rejected'
+                """).rows([.integer(dedupeSince)], Self.invocation(from:))
             return EngineSnapshot(
-                openInvocations: try open.map(Self.invocation(from:)),
-                appStates: try Self.fetchAppStates(db),
-                lastDeliveredRoutes: routes,
-                recentInvocations: try recent.map(Self.invocation(from:))
-            )
+                openInvocations: open, appStates: try Self.fetchAppStates(db), lastDeliveredRoutes: try Self.fetchLastRoutes(db),
+                recentInvocations: recent)
         }
     }
 
     public func history(appID: String?, limit: Int) async throws -> [Invocation] {
         try await read { db in
-            let sqlLimit = limit > 0 ? limit : -1
-            let rows: [Row]
+            let sqlLimit = Int64(limit > 0 ? limit : -1)
             if let appID {
-                rows = try Row.fetchAll(db, sql: """
-                    SELECT * FROM invocation WHERE app_id = ? ORDER BY received_at DESC, seq DESC LIMIT ?
-                    """, arguments: [appID, sqlLimit])
-            } else {
-                rows = try Row.fetchAll(db, sql: """
-                    SELECT * FROM invocation ORDER BY received_at DESC, seq DESC LIMIT ?
-                    """, arguments: [sqlLimit])
+                return try db.statement(Self.selectInvocation + " WHERE app_id = ?1 ORDER BY received_at DESC, seq DESC LIMIT ?2")
+                    .rows([.text(appID), .integer(sqlLimit)], Self.invocation(from:))
             }
-            return try rows.map(Self.invocation(from:))
+            return try db.statement(Self.selectInvocation + " ORDER BY received_at DESC, seq DESC LIMIT ?1")
+                .rows([.integer(sqlLimit)], Self.invocation(from:))
         }
     }
 
-    /// Six columns through a cursor: no `Row` per invocation kept, no JSON decoded.
+    /// Six columns, no JSON decoded.
     public func historyEntries(appID: String?, limit: Int) async throws -> [HistoryEntry] {
         try await read { db in
             let columns = """
                 SELECT id, app_id, CASE WHEN target IS NULL THEN source ELSE route_source END, target, status, received_at
                 FROM invocation
                 """
-            let rows = if let appID {
-                try Row.fetchCursor(db, sql: columns + " WHERE app_id = ? ORDER BY received_at DESC, seq DESC LIMIT ?",
-                                    arguments: [appID, limit > 0 ? limit : -1])
+            let sqlLimit = Int64(limit > 0 ? limit : -1)
+            let statement: SQLiteStatement
+            let values: [SQLiteValue]
+            if let appID {
+                statement = try db.statement(columns + " WHERE app_id = ?1 ORDER BY received_at DESC, seq DESC LIMIT ?2")
+                values = [.text(appID), .integer(sqlLimit)]
             } else {
-                try Row.fetchCursor(db, sql: columns + " ORDER BY received_at DESC, seq DESC LIMIT ?",
-                                    arguments: [limit > 0 ? limit : -1])
+                statement = try db.statement(columns + " ORDER BY received_at DESC, seq DESC LIMIT ?1")
+                values = [.integer(sqlLimit)]
             }
-            var entries: [HistoryEntry] = []
-            while let row = try rows.next() {
-                let id: String = row[0]
-                let fail = StoreError.corrupt(path: "invocation \(id)", reason: "unknown source or status")
-                guard let source = Source(rawValue: row[2] ?? ""), let status = InvocationStatus(rawValue: row[4]) else { throw fail }
-                entries.append(HistoryEntry(
-                    id: id, appID: row[1], source: source, target: row[3] ?? "", status: status, receivedAt: row[5]))
+            return try statement.rows(values) { row in
+                let id = row.text(0) ?? ""
+                guard let source = Source(rawValue: row.text(2) ?? ""), let status = InvocationStatus(rawValue: row.text(4) ?? "") else {
+                    throw StoreError.corrupt(path: "invocation \(id)", reason: "unknown source or status")
+                }
+                return HistoryEntry(
+                    id: id, appID: row.text(1) ?? "", source: source, target: row.text(3) ?? "", status: status,
+                    receivedAt: row.integer(5))
             }
-            return entries
         }
     }
 
     public func invocation(id: String) async throws -> Invocation? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM invocation WHERE id = ?", arguments: [id]).map(Self.invocation(from:))
+            try db.statement(Self.selectInvocation + " WHERE id = ?1").first([.text(id)], Self.invocation(from:))
         }
     }
 
@@ -82,70 +68,113 @@ extension SQLiteInvocationStore {
 
     public func shortcuts(appID: String) async throws -> [String] {
         try await read { db in
-            try String.fetchAll(db, sql: "SELECT type FROM shortcut WHERE app_id = ? ORDER BY position", arguments: [appID])
+            try db.statement("SELECT type FROM shortcut WHERE app_id = ?1 ORDER BY position").rows([.text(appID)]) { $0.text(0) ?? "" }
         }
     }
 
     public func allShortcuts() async throws -> [String: [String]] {
         try await read { db in
             var result: [String: [String]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT app_id, type FROM shortcut ORDER BY app_id, position") {
-                result[row["app_id"], default: []].append(row["type"])
-            }
+            let rows = try db.statement("SELECT app_id, type FROM shortcut ORDER BY app_id, position").rows { ($0.text(0) ?? "", $0.text(1) ?? "") }
+            for (app, type) in rows { result[app, default: []].append(type) }
             return result
         }
     }
 
     public func domainChecks() async throws -> [DomainCheck] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM domain_check ORDER BY app_id, domain").compactMap { row in
+            let rows = try db.statement("""
+                SELECT app_id, domain, verdict, detail, checked_at, verified_at FROM domain_check ORDER BY app_id, domain
+                """).rows { row in
                 // A verdict this daemon does not know (written by a newer one) is left out.
-                DomainVerdict(rawValue: row["verdict"]).map { verdict in
+                DomainVerdict(rawValue: row.text(2) ?? "").map { verdict in
                     DomainCheck(
-                        appID: row["app_id"], domain: row["domain"], verdict: verdict, detail: row["detail"],
-                        checkedAt: row["checked_at"], verifiedAt: row["verified_at"])
+                        appID: row.text(0) ?? "", domain: row.text(1) ?? "", verdict: verdict, detail: row.text(3) ?? "",
+                        checkedAt: row.integer(4), verifiedAt: row.integer(5))
                 }
             }
+            return rows.compactMap { $0 }
         }
     }
 
     public func notifications() async throws -> [UInt32: PostedNotification] {
         try await read { db in
             var result: [UInt32: PostedNotification] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM notification") {
-                let id = UInt32(truncatingIfNeeded: row["id"] as Int64)
-                result[id] = PostedNotification(id: id, appID: row["app_id"], payload: row["payload"], postedAt: row["posted_at"])
+            let rows = try db.statement("SELECT id, app_id, payload, posted_at FROM notification").rows { row in
+                PostedNotification(
+                    id: UInt32(truncatingIfNeeded: row.integer(0)), appID: row.text(1) ?? "", payload: row.text(2) ?? "",
+                    postedAt: row.integer(3))
             }
+            for notification in rows { result[notification.id] = notification }
             return result
         }
     }
 
     /// All app states, sorted by app id.
-    static func fetchAppStates(_ db: Database) throws -> [AppStateRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM app_state ORDER BY app_id").map { row in
-            let appID: String = row["app_id"]
-            guard let state = AppState(rawValue: row["state"]) else {
+    static func fetchAppStates(_ db: SQLiteDatabase) throws -> [AppStateRecord] {
+        try db.statement("SELECT app_id, state, owner, updated_at FROM app_state ORDER BY app_id").rows { row in
+            let appID = row.text(0) ?? ""
+            guard let state = AppState(rawValue: row.text(1) ?? "") else {
                 throw StoreError.corrupt(path: "app state of \(appID)", reason: "unknown state")
             }
-            return AppStateRecord(appID: appID, state: state, owner: row["owner"], updatedAt: row["updated_at"])
+            return AppStateRecord(appID: appID, state: state, owner: row.text(2), updatedAt: row.integer(3))
         }
+    }
+
+    /// Each app's last delivered route.
+    static func fetchLastRoutes(_ db: SQLiteDatabase) throws -> [String: Route] {
+        var routes: [String: Route] = [:]
+        let rows = try db.statement("SELECT app_id, target, parameters, source FROM last_route").rows { row in
+            (row.text(0) ?? "", row.text(1) ?? "", row.text(2) ?? "", row.text(3) ?? "")
+        }
+        for (appID, target, parameters, source) in rows {
+            let fail = StoreError.corrupt(path: "last route of \(appID)", reason: "unreadable route")
+            guard let source = Source(rawValue: source) else { throw fail }
+            routes[appID] = Route(target: target, parameters: try decodeJSON(parameters, orThrow: fail), source: source)
+        }
+        return routes
     }
 
     /// A read, refused with ``StoreError/closed`` once closed. Until the first commit it runs on
     /// the writer (nothing else writes yet, so it sees one state): start-up's reads then open no
-    /// reader connection on the way to the first reply. Afterwards it runs on a pool reader,
-    /// beside the commits.
+    /// reader connection on the way to the first reply. Afterwards it runs on the reader
+    /// connection, beside the commits (WAL: a reader never waits for the writer).
     ///
-    /// It runs GRDB's blocking API on ``readThreads``: GRDB's async API runs on a `DispatchQueue`,
-    /// whose first job starts libdispatch's worker pool, and with it a 1 Hz monitor for good
-    /// (docs/architecture.md, "Threads"). Nor does a long read hold one of the global executor's
-    /// threads.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// It blocks on ``readThreads``, not on a thread of the global executor (a long read holds none
+    /// of them).
+    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
         guard !committer.closed else { throw StoreError.closed }
-        let pool = self.pool
-        let onWriter = committer.batchCount == 0
         return try await withTaskExecutorPreference(Self.readThreads) {
-            onWriter ? try pool.writeWithoutTransaction(body) : try pool.read(body)
+            try self.readNow(body)
+        }
+    }
+
+    /// ``read(_:)``'s work, on the calling thread.
+    func readNow<T: Sendable>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        guard !committer.closed else { throw StoreError.closed }
+        if committer.batchCount == 0 {
+            return try writer.withLock { db in try Self.mapped(path) { try body(db) } }
+        }
+        return try reader.withLock { reader in
+            if reader == nil {
+                do throws(SQLiteError) {
+                    reader = try SQLiteDatabase(path: path, mode: .readWrite)
+                } catch {
+                    throw StoreError.cannotOpen(path: path, reason: error.description)
+                }
+            }
+            let db = reader!
+            return try Self.mapped(path) { try body(db) }
+        }
+    }
+
+    /// `body`, with a SQLite error thrown as a ``StoreError`` naming `path`.
+    static func mapped<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw error.isCorruption
+                ? StoreError.corrupt(path: path, reason: error.message) : StoreError.cannotOpen(path: path, reason: error.description)
         }
     }
 

@@ -1,17 +1,18 @@
-import GRDB
+import SQLite
 
 extension SQLiteInvocationStore {
     /// The schema version this daemon writes to `PRAGMA user_version`. A database with a higher one
     /// comes from a newer daemon and is set aside, not opened; a lower one is migrated. Version 1 is
-    /// the first shipped schema, which left `user_version` at 0 (its `grdb_migrations` says `v1`).
+    /// the first shipped schema, which left `user_version` at 0 (its `grdb_migrations` table, kept
+    /// as it is, says `v1`).
     static let schemaVersion = 5
 
-    /// The schema, versioned with GRDB's `DatabaseMigrator` (never edit a shipped migration; add one
-    /// that ends by setting `user_version` to its number, and raise ``schemaVersion``).
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
+    /// The migrations, in order: `migrations[n - 1]` takes a database from version `n - 1` to `n`
+    /// and ends by setting `user_version` to `n` (v1 excepted). Never edit a shipped one; add one
+    /// and raise ``schemaVersion``. v1–v5 are the statements GRDB's migrator ran, verbatim.
+    static let migrations: [String] = [
+        // v1: the first schema.
+        """
                 CREATE TABLE invocation (
                     seq INTEGER PRIMARY KEY AUTOINCREMENT,
                     id TEXT NOT NULL UNIQUE,
@@ -59,15 +60,11 @@ extension SQLiteInvocationStore {
                     payload TEXT NOT NULL,
                     posted_at INTEGER NOT NULL
                 );
-                """)
-        }
+        """,
         // v2: the schema version is recorded where any SQLite tool (and an older daemon) can read it.
-        migrator.registerMigration("v2") { db in
-            try db.execute(sql: "PRAGMA user_version = 2")
-        }
+        "PRAGMA user_version = 2",
         // v3: the latest check of each claimed domain (SetDomainVerification).
-        migrator.registerMigration("v3") { db in
-            try db.execute(sql: """
+        """
                 CREATE TABLE domain_check (
                     app_id TEXT NOT NULL,
                     domain TEXT NOT NULL,
@@ -78,27 +75,37 @@ extension SQLiteInvocationStore {
                     PRIMARY KEY (app_id, domain)
                 );
                 PRAGMA user_version = 3;
-                """)
-        }
+        """,
         // v4: the last DeliveryJournal record that is in the database (replayed above it at open).
-        migrator.registerMigration("v4") { db in
-            try db.execute(sql: """
+        """
                 CREATE TABLE journal_state (
                     id INTEGER PRIMARY KEY CHECK (id = 0),
                     applied INTEGER NOT NULL
                 );
                 INSERT INTO journal_state (id, applied) VALUES (0, 0);
                 PRAGMA user_version = 4;
-                """)
-        }
+        """,
         // v5: no delivery journal (SQLite's own log is the only one); its table goes. A journal
         // file left by v4 is applied and removed before this runs (``V4DeliveryJournal``).
-        migrator.registerMigration("v5") { db in
-            try db.execute(sql: """
+        """
                 DROP TABLE IF EXISTS journal_state;
                 PRAGMA user_version = 5;
-                """)
+        """,
+    ]
+
+    /// Migrates `db` from `version` to ``schemaVersion`` in one transaction (one sync of the log).
+    /// A database at version 0 with an `invocation` table is version 1 (it predates `user_version`).
+    static func migrate(_ db: SQLiteDatabase, from version: Int) throws(SQLiteError) {
+        var current = version
+        if current == 0, try db.tableExists("invocation") { current = 1 }
+        guard current < schemaVersion else { return }
+        try db.begin()
+        do throws(SQLiteError) {
+            for migration in migrations[current...] { try db.execute(migration) }
+            try db.commit()
+        } catch {
+            try? db.rollback()
+            throw error
         }
-        return migrator
     }
 }

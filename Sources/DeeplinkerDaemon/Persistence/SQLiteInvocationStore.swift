@@ -1,13 +1,16 @@
 import DeeplinkerCore
-import Foundation
-import GRDB
-import GRDBSQLite
-import TaskThreads
+import FoundationEssentials
+import Glibc
 import Logging
+import SQLite
+import TaskThreads
 
-/// The durable ``InvocationStore``: one SQLite file in the state directory, WAL mode, schema via
-/// `DatabaseMigrator`, writes group-committed by a ``GroupCommitter``; SQLite's own log and no
-/// other file of ours (SPEC §6).
+/// The durable ``InvocationStore``: one SQLite file in the state directory, WAL mode, schema
+/// versioned by `PRAGMA user_version`, writes group-committed by a ``GroupCommitter``; SQLite's
+/// own log and no other file of ours (SPEC §6). SQLite is reached through the project's own
+/// binding (`SQLite`: ``SQLiteDatabase``), on two connections: the writer, which commits and
+/// answers the de-duplication look-up (``firstInvocation(appID:dedupeKey:since:)``) on the thread
+/// that commits, and a reader for the asynchronous reads, opened at the first read after a commit.
 ///
 /// A commit runs with `synchronous = OFF` and `wal_autocheckpoint = 0`: it writes the WAL and
 /// neither syncs nor checkpoints, so it is *written* (a restarted daemon finds it after `kill -9`;
@@ -25,7 +28,10 @@ public final class SQLiteInvocationStore: InvocationStore {
     /// Maximum number of retained invocations; the oldest final ones are trimmed beyond it.
     public let historyLimit: Int
 
-    let pool: DatabasePool
+    /// The writer connection: commits, the de-duplication look-up, and reads until the first commit.
+    let writer: LockedValue<SQLiteDatabase>
+    /// The reader connection of the asynchronous reads once something was committed.
+    let reader = LockedValue<SQLiteDatabase?>(nil)
     let committer: GroupCommitter
     let syncer: LogSyncer
     let log: WriteAheadLog
@@ -50,7 +56,7 @@ public final class SQLiteInvocationStore: InvocationStore {
         beforeSync: (@Sendable (Int) -> Void)? = nil, logger: Logger = Logger(label: "deeplinker.store")
     ) throws {
         try Self.prepareDirectory(directory)
-        let path = (directory as NSString).appendingPathComponent(Self.fileName)
+        let path = directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
         self.path = path
         self.historyLimit = max(1, historyLimit)
         // Only new directory entries need the directory fsynced (a restart creates none).
@@ -58,12 +64,13 @@ public final class SQLiteInvocationStore: InvocationStore {
         let state = writeState
         let log = WriteAheadLog(databasePath: path, logger: logger)
         self.log = log
-        (pool, upgradedFromJournal) = try Self.openPool(path: path, state: state, log: log, logger: logger)
-        let pool = self.pool
-        let limit = self.historyLimit
         let gauge = WALGauge()
         self.gauge = gauge
-        pool.writeWithoutTransaction { db in gauge.install(on: db.sqliteConnection) }
+        let (database, upgraded) = try Self.openWriter(path: path, state: state, log: log, gauge: gauge, logger: logger)
+        upgradedFromJournal = upgraded
+        let writer = LockedValue(database)
+        self.writer = writer
+        let limit = self.historyLimit
         let checkpointer = WALCheckpointer(databasePath: path)
         self.checkpointer = checkpointer
         // Weak: the committer owns the syncer whose callbacks reach it, and a strong reference
@@ -99,8 +106,10 @@ public final class SQLiteInvocationStore: InvocationStore {
             atEnd: { checkpointer.close() }
         ) { try log.sync() }
         committer = GroupCommitter(beforeBatch: beforeBatch, syncer: syncer, gauge: gauge) { batch in
-            Self.commit(batch, pool: pool, state: state, historyLimit: limit).map { result in
-                result.mapError { StoreError.writeFailed(path: path, reason: Self.describe($0)) }
+            writer.withLock { db in
+                Self.commit(batch, db: db, state: state, historyLimit: limit).map { result in
+                    result.mapError { StoreError.writeFailed(path: path, reason: Self.describe($0)) }
+                }
             }
         }
         committerBox.withLock { $0.committer = committer }
@@ -144,37 +153,35 @@ public final class SQLiteInvocationStore: InvocationStore {
     public func close() async throws {
         guard !committer.closed else { return }
         await committer.close()
+        reader.withLock { reader in
+            reader?.close()
+            reader = nil
+        }
         // After a failed sync nothing may be checkpointed: the log's pages in memory may not be
         // what is on disk. The daemon exits without closing; SQLite's recovery keeps what is there.
         if syncer.failedWith != nil { return }
         // The checkpoint a closing connection makes syncs by its own flags: the writer's are OFF.
         // TRUNCATE, so the next start finds no log to replay.
-        var checkpointError: (any Error)?
-        // Detached: GRDB's async access throws CancellationError in a cancelled task, and a daemon
-        // stopped by cancelling its task must close as cleanly as one stopped by a signal.
-        let pool = self.pool
-        let checkpoint = Task.detached {
-            try await pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        let checkpointError: SQLiteError? = writer.withLock { db in
+            defer { db.close() }
+            do throws(SQLiteError) {
+                try db.execute("PRAGMA synchronous = NORMAL")
+                try db.checkpoint(.truncate)
+                return nil
+            } catch {
+                // A failed checkpoint (a full disk) loses nothing: the WAL stays and is replayed.
+                return error
             }
         }
-        do {
-            try await checkpoint.value
-        } catch {
-            // A failed checkpoint (a full disk) loses nothing: the WAL stays and is replayed.
-            checkpointError = error
-        }
-        try pool.close()
         log.close()
-        if let checkpointError { throw checkpointError }
+        if let checkpointError { throw StoreError.writeFailed(path: path, reason: checkpointError.description) }
     }
 
-    /// Creates the state directory if missing, or checks that the existing path is a directory.
+    /// Creates the state directory if missing (mode 0700), or checks that the existing path is a directory.
     private static func prepareDirectory(_ directory: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw StoreError.notADirectory(path: directory) }
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw StoreError.notADirectory(path: directory) }
             return
         }
         do {
@@ -185,78 +192,59 @@ public final class SQLiteInvocationStore: InvocationStore {
         }
     }
 
-    /// Opens the pool, checks integrity, applies a v4 delivery journal (``V4DeliveryJournal``) and
-    /// migrates, then sets the writer to `synchronous = OFF` and `wal_autocheckpoint = 0` (the
-    /// ``LogSyncer`` syncs and checkpoints); every failure is mapped to a ``StoreError`` naming `path`.
-    private static func openPool(path: String, state: SQLiteWriteState, log: WriteAheadLog, logger: Logger) throws -> (DatabasePool, upgraded: Int) {
-        var configuration = Configuration()
-        configuration.label = "deeplinker"
-        configuration.busyMode = .timeout(5)
+    /// Opens the writer, applies a v4 delivery journal (``V4DeliveryJournal``) and migrates, then
+    /// sets it to `synchronous = OFF` and `wal_autocheckpoint = 0` (the ``LogSyncer`` syncs the log
+    /// and checkpoints it) and installs the ``WALGauge``'s hook. Every failure is mapped to a
+    /// ``StoreError`` naming `path`.
+    private static func openWriter(
+        path: String, state: SQLiteWriteState, log: WriteAheadLog, gauge: WALGauge, logger: Logger
+    ) throws -> (SQLiteDatabase, upgraded: Int) {
         // Checked before SQLite opens it: on a failed open SQLite deletes the -wal and -shm, which
         // must be kept beside a database that is set aside.
         if let problem = headerProblem(path: path) { throw StoreError.corrupt(path: path, reason: problem) }
-        markLogNonEmpty(path + "-wal")
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            // On the writer, which start-up needs anyway: no reader is opened before the first reply.
-            let (version, superseded, check) = try pool.writeWithoutTransaction { db in
-                (
-                    try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try migrator.hasBeenSuperseded(db),
-                    try String.fetchOne(db, sql: "PRAGMA quick_check"))
+            let db = try SQLiteDatabase(path: path)
+            // WAL is recorded in the file: on an existing database this only reads its header.
+            guard try db.text("PRAGMA journal_mode = WAL") == "wal" else {
+                throw StoreError.cannotOpen(path: path, reason: "the database cannot use a write-ahead log")
             }
-            guard version <= schemaVersion, !superseded else {
+            let version = Int(try db.integer("PRAGMA user_version") ?? 0)
+            guard version <= schemaVersion else {
                 throw StoreError.unknownSchema(path: path, version: version, known: schemaVersion)
             }
-            guard check == "ok" else {
-                throw StoreError.corrupt(path: path, reason: check ?? "quick_check returned nothing")
-            }
-            let upgraded = try V4DeliveryJournal.upgrade(databasePath: path, pool: pool, state: state, sync: { try log.sync() }, logger: logger)
+            let check = try db.text("PRAGMA quick_check")
+            guard check == "ok" else { throw StoreError.corrupt(path: path, reason: check ?? "quick_check returned nothing") }
+            let upgraded = try V4DeliveryJournal.upgrade(databasePath: path, db: db, state: state, sync: { try log.sync() }, logger: logger)
             if version < schemaVersion {
-                try migrator.migrate(pool)
+                try migrate(db, from: version)
                 try log.sync()
             }
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = OFF; PRAGMA wal_autocheckpoint = 0")
-                // The log outlives the last connection (its close checkpoints, then keeps the file):
-                // a start that had to create it again would sync the directory for it.
-                var persist: Int32 = 1
-                sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-            }
-            return (pool, upgraded)
+            try db.execute("PRAGMA synchronous = OFF; PRAGMA wal_autocheckpoint = 0")
+            // The log outlives the last connection (its close checkpoints, then keeps the file):
+            // a start that had to create it again would sync the directory for it.
+            db.persistWAL(true)
+            db.onCommit { frames in gauge.committed(frames: frames) }
+            return (db, upgraded)
         } catch let error as StoreError {
             throw error
-        } catch let error as DatabaseError {
-            switch error.resultCode {
-            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-                throw StoreError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
-            default:
-                throw StoreError.cannotOpen(path: path, reason: describe(error))
-            }
+        } catch let error as SQLiteError {
+            throw error.isCorruption
+                ? StoreError.corrupt(path: path, reason: error.message) : StoreError.cannotOpen(path: path, reason: describe(error))
         } catch {
             throw StoreError.cannotOpen(path: path, reason: describe(error))
         }
     }
 
-    /// Gives an existing, empty log (a clean close truncates it) 32 zero bytes, a header SQLite reads
-    /// as "no frames": GRDB writes a transaction of its own at open into an empty or missing log
-    /// (its issue 102), which costs syncs on the way to the first reply.
-    private static func markLogNonEmpty(_ walPath: String) {
-        var info = stat()
-        guard stat(walPath, &info) == 0, info.st_size == 0 else { return }
-        let fd = open(walPath, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        defer { _ = Foundation.close(fd) }
-        let zeros = [UInt8](repeating: 0, count: 32)
-        _ = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, 32, 0) }
-    }
-
     /// Why the existing, non-empty file at `path` is no SQLite database (its 16-byte magic header is
     /// missing), or nil.
     private static func headerProblem(path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return nil }
-        return head == Data("SQLite format 3\0".utf8) ? nil : "file is not a database (no SQLite header)"
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var head = [UInt8](repeating: 0, count: 16)
+        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
+        guard count > 0 else { return nil }
+        return count == 16 && head == Array("SQLite format 3\0".utf8) ? nil : "file is not a database (no SQLite header)"
     }
 
     /// fsyncs the directory so the database and WAL files' directory entries survive power loss.
@@ -265,23 +253,19 @@ public final class SQLiteInvocationStore: InvocationStore {
         guard fd >= 0 else {
             throw StoreError.cannotOpen(path: directory, reason: String(cString: strerror(errno)))
         }
-        defer { _ = Foundation.close(fd) }
+        defer { Glibc.close(fd) }
         guard fsync(fd) == 0 else {
             throw StoreError.cannotOpen(path: directory, reason: "fsync: " + String(cString: strerror(errno)))
         }
     }
 
-    /// A short human-readable form of an underlying error.
+    /// A short human-readable form of an underlying error: for SQLite's, its message, the errno's
+    /// text and the extended result code, e.g. "disk I/O error: Read-only file system (EROFS)
+    /// (SQLite result code 778)".
     static func describe(_ error: any Error) -> String {
-        if let context = error as? SystemErrorContext {
-            // e.g. "disk I/O error: Read-only file system (EROFS) (SQLite result code 778)"
-            let error = context.error
-            return "\(error.message ?? error.description): \(context.systemDescription) (SQLite result code \(error.extendedResultCode.rawValue))"
-        }
-        if let error = error as? DatabaseError {
-            return "\(error.message ?? error.description) (SQLite result code \(error.extendedResultCode.rawValue))"
-        }
-        return (error as NSError).localizedDescription
+        if let error = error as? SQLiteError { return error.description }
+        if let error = error as? StoreError { return error.description }
+        return "\(error)"
     }
 }
 

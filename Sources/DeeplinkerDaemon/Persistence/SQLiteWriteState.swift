@@ -1,7 +1,7 @@
 import TaskThreads
 
-/// Bookkeeping used inside write transactions (which GRDB serialises on its writer queue), behind
-/// a mutex so its thread-safety is checked rather than assumed.
+/// Bookkeeping used inside write transactions (which the writer connection's lock serialises),
+/// behind a mutex so its thread-safety is checked rather than assumed.
 final class SQLiteWriteState: Sendable {
     private let count = LockedValue<Int?>(nil)
 

@@ -1,7 +1,8 @@
 import DeeplinkerCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import Glibc
 import Logging
+import SQLite
 
 /// The delivery journal schema v4 kept beside the database (`<database>-deliveries`), read once
 /// to upgrade to v5, which has none: its records that a crash left out of SQLite (numbered above
@@ -25,7 +26,7 @@ enum V4DeliveryJournal {
     /// drops `journal_state`; then syncs and removes the file. Returns how many records it applied.
     /// A journal beside a database that has no `journal_state` (already upgraded; the removal was
     /// lost) is only removed.
-    static func upgrade(databasePath path: String, pool: DatabasePool, state: SQLiteWriteState, sync: () throws -> Void, logger: Logger) throws -> Int {
+    static func upgrade(databasePath path: String, db: SQLiteDatabase, state: SQLiteWriteState, sync: () throws -> Void, logger: Logger) throws -> Int {
         let file = path + suffix
         guard let data = FileManager.default.contents(atPath: file) else { return 0 }
         let (records, valid) = decodeAll([UInt8](data))
@@ -33,18 +34,18 @@ enum V4DeliveryJournal {
             logger.notice("\(file): ignored \(data.count - valid) bytes after the last intact record (a write cut short)")
         }
         var applied = 0
-        try SQLiteInvocationStore.write(pool) { db in
+        try db.transaction {
             guard try db.tableExists("journal_state") else { return }
-            let done = UInt64(max(0, try Int64.fetchOne(db, sql: "SELECT applied FROM journal_state WHERE id = 0") ?? 0))
+            let done = UInt64(max(0, try db.integer("SELECT applied FROM journal_state WHERE id = 0") ?? 0))
             for record in records where record.sequence > done {
                 for change in record.changes { try SQLiteInvocationStore.apply(change, db: db, state: state) }
                 applied += 1
             }
-            try db.execute(sql: "DROP TABLE journal_state")
+            try db.execute("DROP TABLE journal_state")
         }
         try sync()
         guard unlink(file) == 0 else {
-            throw StoreError.cannotOpen(path: file, reason: "unlink: " + SystemErrorContext.describe(errno: errno))
+            throw StoreError.cannotOpen(path: file, reason: "unlink: " + SQLiteError.describe(errno: errno))
         }
         if applied > 0 { logger.notice("applied \(applied) delivery journal record(s) of \(file) that a crash left out of \(path)") }
         return applied
@@ -75,9 +76,11 @@ enum V4DeliveryJournal {
         for _ in 0..<count {
             switch try input.byte() {
             case 1:
-                var columns: [String: (any DatabaseValueConvertible)?] = [:]
-                for column in columnNames { columns[column] = try input.value() }
-                changes.append(.invocation(try SQLiteInvocationStore.invocation(from: Row(columns))))
+                var columns: [Value] = []
+                for _ in 0..<16 { columns.append(try input.value()) }
+                let invocation = try SQLiteInvocationStore.invocation(
+                    text: { columns[Int($0) - 1].text }, integer: { columns[Int($0) - 1].integer ?? 0 })
+                changes.append(.invocation(invocation))
             case 2:
                 let appID = try input.text() ?? ""
                 guard let state = AppState(rawValue: try input.text() ?? "") else { throw Reader.Bad() }
@@ -91,8 +94,13 @@ enum V4DeliveryJournal {
         return Record(sequence: sequence, changes: changes)
     }
 
-    private static let columnNames = SQLiteInvocationStore.invocationColumns
-        .split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    /// A value as v4 wrote it: NULL, text or an integer.
+    private enum Value {
+        case null, text(String), integer(Int64)
+
+        var text: String? { if case .text(let text) = self { text } else { nil } }
+        var integer: Int64? { if case .integer(let integer) = self { integer } else { nil } }
+    }
 
     /// FNV-1a, 64 bits, as v4 wrote it.
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
@@ -128,24 +136,26 @@ enum V4DeliveryJournal {
         mutating func u32() throws -> UInt32 { try take(4).reversed().reduce(0) { $0 << 8 | UInt32($1) } }
         mutating func u64() throws -> UInt64 { try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) } }
 
-        /// A value as written: nil, a `String` or an `Int64`.
-        mutating func value() throws -> (any DatabaseValueConvertible)? {
+        /// A value as written.
+        mutating func value() throws -> Value {
             switch try byte() {
-            case 0: return nil
-            case 1: return String(decoding: try take(Int(try u32())), as: UTF8.self)
-            case 2: return Int64(bitPattern: try u64())
+            case 0: return .null
+            case 1: return .text(String(decoding: try take(Int(try u32())), as: UTF8.self))
+            case 2: return .integer(Int64(bitPattern: try u64()))
             default: throw Bad()
             }
         }
 
         mutating func text() throws -> String? {
-            let value = try value()
-            guard value == nil || value is String else { throw Bad() }
-            return value as? String
+            switch try value() {
+            case .null: return nil
+            case .text(let text): return text
+            case .integer: throw Bad()
+            }
         }
 
         mutating func integer() throws -> Int64 {
-            guard let value = try value() as? Int64 else { throw Bad() }
+            guard case .integer(let value) = try value() else { throw Bad() }
             return value
         }
     }

@@ -1,13 +1,10 @@
-import Glibc
-import GRDB
-import GRDBSQLite
-import Logging
+import SQLite
 import Synchronization
 
 /// How full the write-ahead log is, shared by the thread that commits (which only writes the log)
 /// and the sync thread (which checkpoints it).
 ///
-/// The writer has `wal_autocheckpoint = 0`: SQLite's own checkpoint would run inside a commit, on
+/// The writer has `wal_autocheckpoint = 0` (and its commit hook, ``committed(frames:)``, in its place): SQLite's own checkpoint would run inside a commit, on
 /// the bus thread, and sync the database file there. Instead the sync thread checkpoints after its
 /// sync once the log holds ``checkpointFrames`` (PASSIVE, as sqlite.org/wal.html advises for an
 /// application whose main thread must never block on a sync), and the next write starts the log
@@ -54,15 +51,6 @@ final class WALGauge: Sendable {
     func checkpointed(throughFrames count: Int) {
         checkpointedAt.store(count, ordering: .relaxed)
     }
-
-    /// Installs the WAL hook on the writer connection (which also turns SQLite's auto-checkpoint
-    /// off: the hook takes its place). The gauge must outlive the connection.
-    func install(on connection: OpaquePointer?) {
-        sqlite3_wal_hook(connection, { context, _, _, count in
-            Unmanaged<WALGauge>.fromOpaque(context!).takeUnretainedValue().committed(frames: Int(count))
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
-    }
 }
 
 /// The sync thread's own connection to the database, for PASSIVE checkpoints: its sync flags
@@ -71,7 +59,7 @@ final class WALGauge: Sendable {
 /// first checkpoint, so a start-up never pays for it. Used by one thread at a time.
 final class WALCheckpointer: @unchecked Sendable {
     let databasePath: String
-    private var connection: OpaquePointer?
+    private var connection: SQLiteDatabase?
     /// Checkpoints run so far and how many covered the whole log (tests, diagnostics).
     private(set) var runs = 0
     private(set) var complete = 0
@@ -80,43 +68,35 @@ final class WALCheckpointer: @unchecked Sendable {
         self.databasePath = databasePath
     }
 
-    deinit { close() }
-
     /// One PASSIVE checkpoint; returns the log's size in frames as it began (what it covered when
     /// complete). A failed sync throws ``StoreError/syncFailed(path:reason:)`` (fatal, SPEC §9); any
     /// other failure (a refused write) is thrown as ``StoreError/writeFailed(path:reason:)``: the log
     /// keeps everything and the next checkpoint tries again.
     func checkpoint() throws(StoreError) -> (frames: Int, complete: Bool) {
-        if connection == nil { try open() }
-        var log: Int32 = 0
-        var done: Int32 = 0
-        let code = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &done)
-        runs += 1
-        guard code == SQLITE_OK else {
-            let errno = SystemErrorContext.lastErrno(connection)
-            let reason = "checkpoint: \(String(cString: sqlite3_errmsg(connection))): " + SystemErrorContext.describe(errno: errno)
-            // SQLITE_IOERR_FSYNC and SQLITE_IOERR_DIR_FSYNC: a sync failed.
-            if code == 1_028 || code == 1_290 { throw .syncFailed(path: databasePath, reason: reason) }
+        do throws(SQLiteError) {
+            let connection: SQLiteDatabase
+            if let open = self.connection { connection = open } else { connection = try open() }
+            runs += 1
+            let (log, done) = try connection.checkpoint(.passive)
+            if log == done { complete += 1 }
+            return (log, log == done)
+        } catch {
+            let reason = "checkpoint: \(error.description)"
+            if error.isFailedSync { throw .syncFailed(path: databasePath, reason: reason) }
             throw .writeFailed(path: databasePath, reason: reason)
         }
-        if log == done { complete += 1 }
-        return (Int(log), log == done)
     }
 
-    private func open() throws(StoreError) {
-        var handle: OpaquePointer?
-        let code = sqlite3_open_v2(databasePath, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
-        guard code == SQLITE_OK else {
-            sqlite3_close_v2(handle)
-            throw .writeFailed(path: databasePath, reason: "checkpoint: open: SQLite result code \(code)")
-        }
+    private func open() throws(SQLiteError) -> SQLiteDatabase {
+        let connection = try SQLiteDatabase(path: databasePath, mode: .readWrite)
         // A first read opens the connection's view of the log, which a checkpoint needs.
-        sqlite3_exec(handle, "SELECT 1 FROM sqlite_master LIMIT 1", nil, nil, nil)
-        connection = handle
+        _ = try connection.integer("SELECT 1 FROM sqlite_master LIMIT 1")
+        self.connection = connection
+        return connection
     }
 
     func close() {
-        if let connection { sqlite3_close_v2(connection) }
+        connection?.close()
         connection = nil
     }
 }

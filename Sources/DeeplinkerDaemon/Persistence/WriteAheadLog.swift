@@ -1,8 +1,9 @@
 import Glibc
 import Logging
+import SQLite
 
 /// The database's write-ahead log, opened by path so that it can be `fdatasync`ed apart from the
-/// commit: with `synchronous = NORMAL` SQLite's commit writes the WAL frames without syncing them.
+/// commit: with `synchronous = OFF` SQLite's commit writes the WAL frames without syncing them.
 ///
 /// SQLite keeps writing the one `-wal` file as long as a connection is open; the descriptor is
 /// still checked against the path before every sync (its device and inode), and a file that was
@@ -68,6 +69,6 @@ final class WriteAheadLog: @unchecked Sendable {
     /// `strerror` and the errno's name, e.g. "Input/output error (EIO)", as the store's other
     /// messages say it.
     private static func errnoText() -> String {
-        SystemErrorContext.describe(errno: errno)
+        SQLiteError.describe(errno: errno)
     }
 }

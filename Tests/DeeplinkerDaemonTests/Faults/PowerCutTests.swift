@@ -2,7 +2,7 @@ import DBusKit
 import DeeplinkerDaemon
 import DeeplinkerTestSupport
 import Foundation
-import GRDB
+import SQLite
 import Testing
 
 /// SPEC §6's promise against a power cut, on the real `deeplinkerd`: its state directory is a
@@ -207,18 +207,15 @@ struct PowerCutTests {
         for suffix in ["", "-wal"] where fm.fileExists(atPath: "\(backing)/\(name)\(suffix)") {
             try fm.copyItem(atPath: "\(backing)/\(name)\(suffix)", toPath: "\(copy)/\(name)\(suffix)")
         }
-        let queue = try DatabaseQueue(path: "\(copy)/\(name)")
-        defer { try? queue.close() }
-        return try queue.read { db in
-            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ")
-            var statuses: [String: String] = [:]
-            // No table at all when not even the schema's commit reached the disk.
-            guard try db.tableExists("invocation") else { return (integrity, statuses) }
-            for row in try Row.fetchAll(db, sql: "SELECT id, status FROM invocation") {
-                let id: String = row["id"]
-                statuses[id] = row["status"]
-            }
-            return (integrity, statuses)
+        let db = try SQLiteDatabase(path: "\(copy)/\(name)")
+        defer { db.close() }
+        let integrity = try db.prepare("PRAGMA integrity_check").rows { $0.text(0) ?? "" }.joined(separator: "; ")
+        var statuses: [String: String] = [:]
+        // No table at all when not even the schema's commit reached the disk.
+        guard try db.tableExists("invocation") else { return (integrity, statuses) }
+        for (id, status) in try db.prepare("SELECT id, status FROM invocation").rows([]) { ($0.text(0) ?? "", $0.text(1) ?? "") } {
+            statuses[id] = status
         }
+        return (integrity, statuses)
     }
 }

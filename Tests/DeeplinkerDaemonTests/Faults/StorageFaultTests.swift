@@ -2,7 +2,7 @@ import DeeplinkerCore
 @testable import DeeplinkerDaemon
 import DeeplinkerTestSupport
 import Foundation
-import GRDB
+import SQLite
 import Testing
 
 /// Storage faults the store reports and survives (SPEC §4 `StorageFailed`): the kernel's own ENOSPC
@@ -43,15 +43,13 @@ struct StorageFaultTests {
         try await store.write([.invocation(S.invocation("before", at: 1))])
 
         // Another writer holds the write lock (as a stray sqlite3 shell or a second daemon would).
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true
-        let other = try DatabaseQueue(path: store.path, configuration: configuration)
-        try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let other = try SQLiteDatabase(path: store.path)
+        try other.begin()
         let error = try await writeFailure(store, S.invocation("lost", at: 2))
         #expect(error.contains(store.path))
         #expect(error.contains("locked"), "names the cause: \(error)")
-        try await other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
-        try other.close()
+        try other.rollback()
+        other.close()
 
         try await store.write([.invocation(S.invocation("after", at: 3))])
         #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["after", "before"])

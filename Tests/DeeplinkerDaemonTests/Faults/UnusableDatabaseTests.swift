@@ -3,7 +3,7 @@ import DeeplinkerCore
 import DeeplinkerTestSupport
 @testable import DeeplinkerDaemon
 import Foundation
-import GRDB
+import SQLite
 import Testing
 
 /// A state database the daemon cannot use is set aside, not a reason to stop (SPEC §4): corrupt or
@@ -44,11 +44,9 @@ struct UnusableDatabaseTests {
         let directory = try TemporaryDirectory()
         let path = directory.appending(SQLiteInvocationStore.fileName)
         do {
-            let queue = try DatabaseQueue(path: path)
-            try await queue.write { db in
-                try db.execute(sql: "CREATE TABLE future (x); PRAGMA user_version = \(SQLiteInvocationStore.schemaVersion + 1)")
-            }
-            try queue.close()
+            let db = try SQLiteDatabase(path: path)
+            try db.execute("CREATE TABLE future (x); PRAGMA user_version = \(SQLiteInvocationStore.schemaVersion + 1)")
+            db.close()
         }
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let (store, quarantined) = try SQLiteInvocationStore.openSettingAsideUnusable(directory: directory.path, now: now)
@@ -57,9 +55,9 @@ struct UnusableDatabaseTests {
         #expect(set.renamedPath == path + ".corrupt-20260921T141320Z")
         #expect(set.reason.contains("schema version \(SQLiteInvocationStore.schemaVersion + 1)"))
         #expect(set.description.contains(path) && set.description.contains(set.renamedPath))
-        let old = try DatabaseQueue(path: set.renamedPath)
-        #expect(try await old.read { db in try db.tableExists("future") }, "the newer database is kept intact")
-        try old.close()
+        let old = try SQLiteDatabase(path: set.renamedPath, mode: .readOnly)
+        #expect(try old.tableExists("future"), "the newer database is kept intact")
+        old.close()
         try await store.write([.invocation(S.invocation("fresh"))])
         #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["fresh"])
         try await store.close()
@@ -84,10 +82,10 @@ struct UnusableDatabaseTests {
         let directory = try TemporaryDirectory()
         let path = directory.appending(SQLiteInvocationStore.fileName)
         do {
-            let queue = try DatabaseQueue(path: path)
-            try await queue.write { db in
-                try db.execute(sql: Self.version1Schema)
-                try db.execute(sql: """
+            let db = try SQLiteDatabase(path: path)
+            try db.transaction {
+                try db.execute(Self.version1Schema)
+                try db.execute("""
                     INSERT INTO invocation (id, app_id, source, status, detail, received_at, updated_at, target,
                         route_source, parameters, launch_kind, dedupe_key, platform_data, attempts, redelivery, revision)
                     VALUES ('old-1', 'com.bestrecipes.App', 'url', 'delivered', '', 10, 11, 'recipe.details', 'url',
@@ -98,7 +96,7 @@ struct UnusableDatabaseTests {
                     INSERT INTO shortcut (app_id, position, type) VALUES ('com.bestrecipes.App', 0, 'fav');
                     """)
             }
-            try queue.close()
+            db.close()
         }
         let (store, quarantined) = try SQLiteInvocationStore.openSettingAsideUnusable(directory: directory.path)
         #expect(quarantined == nil)
@@ -106,8 +104,8 @@ struct UnusableDatabaseTests {
         #expect(try await store.invocation(id: "old-1")?.route?.parameters == ["id": "1"])
         #expect(try await store.shortcuts(appID: "com.bestrecipes.App") == ["fav"])
         #expect(try await store.appStates().map(\.owner) == [":1.9"])
-        let version = try await store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
-        #expect(version == SQLiteInvocationStore.schemaVersion)
+        let version = try store.writer.withLock { db in try db.integer("PRAGMA user_version") }
+        #expect(version == Int64(SQLiteInvocationStore.schemaVersion))
         try await store.close()
     }
 

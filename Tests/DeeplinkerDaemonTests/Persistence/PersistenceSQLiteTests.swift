@@ -2,7 +2,7 @@ import DeeplinkerCore
 @testable import DeeplinkerDaemon
 import DeeplinkerTestSupport
 import Foundation
-import GRDB
+import SQLite
 import Testing
 
 /// What only the SQLite store can show: durability settings, reopening, group commit, file errors.
@@ -14,10 +14,8 @@ import Testing
     @Test func writerNeitherSyncsNorCheckpointsAndTheLogIsSyncedBeforeAcknowledging() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteInvocationStore(directory: directory.path)
-        let (journal, synchronous, autocheckpoint) = try await store.pool.writeWithoutTransaction { db in
-            (
-                try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
-                try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint"))
+        let (journal, synchronous, autocheckpoint) = try store.writer.withLock { db in
+            (try db.text("PRAGMA journal_mode"), try db.integer("PRAGMA synchronous"), try db.integer("PRAGMA wal_autocheckpoint"))
         }
         #expect(journal == "wal")
         #expect(synchronous == 0, "OFF: SQLite's commit writes the log and leaves the sync to the sync thread")
@@ -29,7 +27,7 @@ import Testing
     }
 
     /// A clean close checkpoints and truncates the log and keeps the file; the next start replays
-    /// nothing and writes nothing (GRDB's own write into an empty log is avoided).
+    /// nothing and writes nothing: the log stays empty until the first commit.
     @Test func closeCheckpointsTheWAL() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteInvocationStore(directory: directory.path)
@@ -41,7 +39,7 @@ import Testing
         #expect(try walSize(walPath) == 0, "checkpointed and truncated, the file kept")
         let reopened = try SQLiteInvocationStore(directory: directory.path)
         #expect(try await reopened.history(appID: nil, limit: 0).count == 20)
-        #expect(try walSize(walPath) == 32, "an empty header only: the open wrote no transaction")
+        #expect(try walSize(walPath) == 0, "the open wrote nothing")
         try await reopened.close()
     }
 
@@ -78,14 +76,13 @@ import Testing
         updated.revision = 1
         updated.detail = "é ✓ (D-Bus strings hold no NUL)"
         try await store.write([.invocation(updated)])
-        let stored = try await store.pool.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT detail IS NULL AS detailNull, launch_kind IS NULL AS kindNull, dedupe_key IS NULL AS keyNull,
-                    target IS NULL AS targetNull FROM invocation WHERE id = 'no-route'
-                """)
+        let stored = try store.writer.withLock { db in
+            try db.prepare("""
+                SELECT detail IS NULL, launch_kind IS NULL, dedupe_key IS NULL, target IS NULL FROM invocation WHERE id = 'no-route'
+                """).first { row in (0..<4).map { row.integer($0) != 0 } }
         }
-        #expect(stored?["detailNull"] == false && stored?["keyNull"] == false, "empty text is text")
-        #expect(stored?["kindNull"] == true && stored?["targetNull"] == true, "a missing value is NULL")
+        #expect(stored?[0] == false && stored?[2] == false, "empty text is text")
+        #expect(stored?[1] == true && stored?[3] == true, "a missing value is NULL")
         #expect(try await store.invocation(id: "no-route") == rejected)
         let readBack = try await store.invocation(id: "updated")
         #expect(readBack == updated, "the UPDATE binds the same way")
@@ -159,8 +156,8 @@ import Testing
         let store = try SQLiteInvocationStore(
             directory: directory.path, historyLimit: 10_000, beforeBatch: { _ in gate.wait(); gate.signal() })
         // A trigger refuses one row, as a full disk or a constraint would.
-        try await store.pool.writeWithoutTransaction { db in
-            try db.execute(sql: """
+        try store.writer.withLock { db in
+            try db.execute("""
                 CREATE TRIGGER refuse_bad BEFORE INSERT ON invocation WHEN NEW.id = 'bad'
                 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
                 """)

@@ -2,7 +2,7 @@ import DeeplinkerCore
 @testable import DeeplinkerDaemon
 import DeeplinkerTestSupport
 import Foundation
-import GRDB
+import SQLite
 import Testing
 
 /// Schema v4 kept a delivery journal beside the database; v5 has none (SPEC §6: one database and
@@ -36,12 +36,10 @@ import Testing
         try await store.close()
 
         // The file and the table are gone; the schema is v5; a second open applies nothing.
-        let queue = try DatabaseQueue(path: path)
-        let (version, hasTable) = try await queue.read { db in
-            (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try db.tableExists("journal_state"))
-        }
-        try await queue.close()
-        #expect(version == 5)
+        let db = try SQLiteDatabase(path: path, mode: .readOnly)
+        let (version, hasTable) = (try db.integer("PRAGMA user_version") ?? 0, try db.tableExists("journal_state"))
+        db.close()
+        #expect(version == Int64(SQLiteInvocationStore.schemaVersion))
         #expect(!hasTable)
         let reopened = try SQLiteInvocationStore(directory: directory.path)
         #expect(reopened.upgradedFromJournal == 0)
