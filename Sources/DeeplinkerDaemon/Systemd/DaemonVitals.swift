@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerRouteFiles
-import Foundation
+import FoundationEssentials
+import Glibc
 import TaskThreads
 
 /// What `deeplinker status` and the service manager see of the running daemon: start time, state
