@@ -2,7 +2,8 @@ import DeeplinkerProtocol
 import DBusKit
 import DeeplinkerCore
 import DeeplinkerRouteFiles
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// Connects, opens the store, loads the route files, recovers state, exports the API and takes

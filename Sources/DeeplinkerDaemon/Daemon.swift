@@ -1,7 +1,8 @@
 import DBusKit
 import DeeplinkerCore
 import DeeplinkerRouteFiles
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import ServiceLifecycle
 import TaskThreads

@@ -1,6 +1,7 @@
 import DeeplinkerCore
 import DeeplinkerRouteFiles
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Everything `deeplinkerd`'s flags and environment decide (SPEC §9).
 public struct DaemonConfiguration: Sendable {
@@ -56,7 +57,13 @@ public struct DaemonConfiguration: Sendable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/deeplinker"
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? passwdHome() ?? "/"
         return home + "/.local/state/deeplinker"
     }
+}
+
+/// The home directory in the password database, for a daemon started without `$HOME`.
+private func passwdHome() -> String? {
+    guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+    return String(cString: directory)
 }

@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerDaemon
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import ServiceLifecycle
 import TaskThreads
@@ -16,7 +17,7 @@ extension Deeplinkerd {
             level = parsed
         } else if let variable = environment["DEEPLINKER_LOG_LEVEL"], !variable.isEmpty {
             guard let parsed = Logger.Level(rawValue: variable) else {
-                FileHandle.standardError.write(Data("deeplinkerd: \(Self.unknownLevel(variable, from: "DEEPLINKER_LOG_LEVEL"))\n".utf8))
+                Self.printError("deeplinkerd: \(Self.unknownLevel(variable, from: "DEEPLINKER_LOG_LEVEL"))")
                 return 2
             }
             level = parsed
@@ -35,7 +36,7 @@ extension Deeplinkerd {
         do {
             signals = try SignalThread.trap([SIGTERM, SIGINT, SIGHUP])
         } catch {
-            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            Self.printError("deeplinkerd: \(error)")
             return 1
         }
 
@@ -46,7 +47,7 @@ extension Deeplinkerd {
             do {
                 bus = try PrivateBus()
             } catch {
-                FileHandle.standardError.write(Data("deeplinkerd: cannot start a private bus: \(error)\n".utf8))
+                Self.printError("deeplinkerd: cannot start a private bus: \(error)")
                 return 1
             }
             privateBus = bus
@@ -60,7 +61,7 @@ extension Deeplinkerd {
             daemon = try await buildDaemon(
                 DaemonConfiguration(configDirectory: arguments[.configDirectory], stateDirectory: arguments[.stateDirectory], busAddress: address), logger: logger)
         } catch {
-            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            Self.printError("deeplinkerd: \(error)")
             return 1
         }
         // A stop waits up to the daemon's shutdownTimeout for work in flight; past twice that the
@@ -88,7 +89,7 @@ extension Deeplinkerd {
             // Lost the bus, or a sync of the database failed (SPEC §9): exit non-zero at once so the
             // service manager or bus activation restarts us.
             privateBus?.stop()
-            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            Self.printError("deeplinkerd: \(error)")
             return 1
         }
         privateBus?.stop()

@@ -1,7 +1,8 @@
 import ArgumentParser
 import DBusKit
 import DeeplinkerDaemon
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import ServiceLifecycle
 import TaskThreads
@@ -41,15 +42,21 @@ struct Deeplinkerd: AsyncParsableCommand {
         do {
             try JobThreads.unsafeInstallAsGlobalExecutor(name: "jobs")
         } catch .untestedCompiler {
-            FileHandle.standardError.write(Data("deeplinkerd: warning: \(GlobalExecutorHookError.untestedCompiler)\n".utf8))
+            Self.printError("deeplinkerd: warning: \(GlobalExecutorHookError.untestedCompiler)")
         } catch {
-            FileHandle.standardError.write(Data("deeplinkerd: \(error)\n".utf8))
+            Self.printError("deeplinkerd: \(error)")
             Glibc.exit(1)
         }
         if let arguments = DaemonArguments.parse(Array(CommandLine.arguments.dropFirst())) {
             Glibc.exit(await run(arguments))
         }
         await main(nil)
+    }
+
+    /// Writes `line` and a newline to standard error, unbuffered (the daemon may exit right after).
+    static func printError(_ line: String) {
+        var text = line + "\n"
+        text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 
     func validate() throws {

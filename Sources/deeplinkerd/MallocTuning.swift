@@ -1,5 +1,6 @@
 import CMallocTuning
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// glibc malloc settings for the long-running daemon, applied first thing in `run(_:)`.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Whether a session bus can be found the way libdbus looks for one.
 enum SessionBus {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A parent may start us with SIGTERM blocked (Swift's Foundation `Process` passes its mask on);
 /// unblock the signals we promise to handle.

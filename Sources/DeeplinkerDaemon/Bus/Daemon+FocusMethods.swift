@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The handler of `SetFocusedApp` (SPEC §3, §6 "Readiness").
 extension Daemon {
@@ -35,7 +36,8 @@ extension DaemonCore {
     /// read; read once per new reporter, for `FocusReporter` (`doctor` names the reporter by it).
     nonisolated static func commandName(ofProcess pid: UInt32) -> String {
         guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return "" }
-        return comm.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let last = comm.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(comm[...last].drop(while: \.isWhitespace))
     }
 }
 

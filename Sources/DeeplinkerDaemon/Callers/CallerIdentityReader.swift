@@ -1,5 +1,6 @@
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads a caller's identity from `/proc` (SPEC §3 "Callers"), as xdg-desktop-portal does.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The inotify watches of the route folders and of the ancestors a missing one is awaited in,
 /// kept in line with a ``WatchPlan``; tells which events are a change of route files.

@@ -1,7 +1,8 @@
 import DBusKit
 import DeeplinkerCore
 import DeeplinkerProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension DaemonCore {
     /// What `SetShortcuts` does once the published set is stored, before it replies: the written

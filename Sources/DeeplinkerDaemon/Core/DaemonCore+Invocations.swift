@@ -1,6 +1,7 @@
 import DeeplinkerCore
 import DeeplinkerProtocol
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension DaemonCore {
     /// One invocation of any source: routes it and records it (or its refusal). Synchronous on the

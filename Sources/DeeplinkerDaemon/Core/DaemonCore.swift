@@ -2,7 +2,8 @@ import DBusKit
 import DeeplinkerCore
 import DeeplinkerProtocol
 import DeeplinkerRouteFiles
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// The daemon's state and rules in one actor: the route registry, the pending-deeplink engine and

@@ -40,7 +40,7 @@ final class EffectTasks: Sendable {
     @discardableResult
     func drain(timeout: Duration) async -> Int {
         let timer = Task {
-            try? await Task.sleep(for: timeout)
+            try? await TimerThread.shared.sleep(for: timeout)
             self.wakeIdleWaiters()
         }
         defer { timer.cancel() }

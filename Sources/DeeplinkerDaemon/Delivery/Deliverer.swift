@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import DeeplinkerProtocol
 
 /// Hands one route to an app by its delivery mode and reports the outcome (SPEC §3, Delivery).
@@ -175,8 +176,7 @@ struct Deliverer: Sendable {
     }
 
     private func placeholders(_ attempt: DeliveryAttempt, route: Route) -> [String: String] {
-        let json = (try? JSONSerialization.data(withJSONObject: route.parameters, options: [.sortedKeys]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let json = JSONValue.object(route.parameters.mapValues(JSONValue.string)).rendered
         return [
             "{target}": route.target,
             "{invocation-id}": attempt.invocation.id,

@@ -1,6 +1,7 @@
 import DBusKit
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import DeeplinkerProtocol
 import TaskThreads

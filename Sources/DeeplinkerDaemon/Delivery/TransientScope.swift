@@ -1,5 +1,6 @@
 import DBusKit
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// Moves a launched process into its own transient scope `app-deeplinker-<id>-<random>.scope`, the
@@ -11,7 +12,7 @@ enum TransientScope {
 
     /// The scope's unit name: the app id escaped as `systemd-escape` does, and 16 random hex digits.
     static func unitName(appID: String) -> String {
-        let random = (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let random = (0..<8).map { _ in hex(UInt8.random(in: 0...255)) }.joined()
         return "app-deeplinker-\(escape(appID))-\(random).scope"
     }
 
@@ -22,9 +23,14 @@ enum TransientScope {
         for (index, byte) in text.utf8.enumerated() {
             let c = Character(Unicode.Scalar(byte))
             let plain = (c.isASCII && (c.isLetter || c.isNumber)) || c == ":" || c == "_" || (c == "." && index > 0)
-            out += plain ? String(c) : String(format: "\\x%02x", byte)
+            out += plain ? String(c) : "\\x" + hex(byte)
         }
         return out
+    }
+
+    /// Two lowercase hex digits.
+    private static func hex(_ byte: UInt8) -> String {
+        (byte < 16 ? "0" : "") + String(byte, radix: 16)
     }
 
     /// `StartTransientUnit(name, "fail", [PIDs, Description, CollectMode], [])` on the session bus's

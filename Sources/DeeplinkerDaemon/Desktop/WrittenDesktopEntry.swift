@@ -1,5 +1,6 @@
 import DeeplinkerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import DeeplinkerRouteFiles
 
 /// The app entry `deeplinker install-desktop` wrote in `$XDG_DATA_HOME/applications/ID.desktop`
@@ -55,7 +56,13 @@ struct WrittenDesktopEntry {
             try Data(text.utf8).write(to: URL(fileURLWithPath: entry.path), options: .atomic)
             return nil
         } catch {
-            return "cannot rewrite \(entry.path): \(error.localizedDescription)"
+            return "cannot rewrite \(entry.path): \(reason(error))"
         }
+    }
+
+    /// The system's reason for a failed write ("Permission denied"), else the error as it prints.
+    private static func reason(_ error: any Error) -> String {
+        let posix = (error as? CocoaError)?.underlying as? POSIXError ?? error as? POSIXError
+        return posix.map { String(cString: strerror($0.code.rawValue)) } ?? String(describing: error)
     }
 }

@@ -1,7 +1,8 @@
 import DeeplinkerProtocol
 import DBusKit
 import DeeplinkerRouteFiles
-import Foundation
+import FoundationEssentials
+import Glibc
 import TaskThreads
 
 /// What `deeplinker status` and the service manager see of the running daemon: start time, state

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `sd_notify(3)` without libsystemd: datagrams to `$NOTIFY_SOCKET` (`READY=1`, `STATUS=…`,
 /// `WATCHDOG=1`, `RELOADING=1`, `STOPPING=1`; SPEC §9).

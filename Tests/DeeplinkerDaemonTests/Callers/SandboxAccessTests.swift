@@ -13,8 +13,8 @@ struct SandboxAccessTests {
     static let recipes = TestRouteFiles.recipes
     static let own = TestRouteFiles.apartments
 
-    static func withSandbox(_ body: (DaemonFixture, DBusConnection) async throws -> Void) async throws {
-        try await DaemonFixture.withDaemon(shipped: [recipes, own]) { f in
+    static func withSandbox(clock: TestClock? = nil, _ body: (DaemonFixture, DBusConnection) async throws -> Void) async throws {
+        try await DaemonFixture.withDaemon(shipped: [recipes, own], clock: clock) { f in
             try await SandboxFixture.withSandbox(appID: own, bus: f.bus) { sandbox in
                 try await body(f, try sandbox.connect())
             }
@@ -89,29 +89,31 @@ struct SandboxAccessTests {
         }
     }
 
-    @Test("a burst of 300 OpenURLs from the sandbox is limited to 100 in a second, and the limit lifts; a host burst is not limited")
+    @Test("a burst of 300 OpenURLs from the sandbox is limited to 100 in a second, and the limit lifts a second later; a host burst is not limited")
     func rateLimit() async throws {
-        try await Self.withSandbox { f, app in
+        // The daemon's rate window reads its clock (DaemonConfiguration.clock), so the test moves time.
+        let clock = TestClock()
+        try await Self.withSandbox(clock: clock) { f, app in
+            func openFromApp(_ n: Int) async -> DBusError? {
+                await Self.error(f, "OpenURL", [.string(Self.recipes), .string("bestrecipes://recipe/\(n)")], from: app)
+            }
             var limited = 0
             var accepted = 0
             for i in 0..<300 {
-                if let error = await Self.error(f, "OpenURL", [.string(Self.recipes), .string("bestrecipes://recipe/\(i)")], from: app) {
+                if let error = await openFromApp(i) {
                     #expect(error.name == "org.deeplinker.Error.RateLimited", "\(error)")
                     limited += 1
                 } else {
                     accepted += 1
                 }
             }
-            // The burst is far faster than 300 in a second here, so at most 100 (and at least the first 100) get through.
-            #expect(accepted >= 100 && accepted < 300 && limited > 0)
-            // The limit lifts once the window moves on: wait for an accepted call (an event), not a fixed time.
-            let start = ContinuousClock.now
-            var lifted = false
-            while !lifted && ContinuousClock.now - start < .seconds(10) {
-                lifted = await Self.error(f, "OpenURL", [.string(Self.recipes), .string("bestrecipes://recipe/9999")], from: app) == nil
-                if !lifted { try await Task.sleep(for: .milliseconds(20)) }
-            }
-            #expect(lifted)
+            // All 300 in the same instant: exactly the first 100 get through.
+            #expect(accepted == 100 && limited == 200)
+            // Within the second of the first 100: still limited; a full second after them: admitted.
+            clock.advance(.milliseconds(999))
+            #expect(await openFromApp(300)?.name == "org.deeplinker.Error.RateLimited")
+            clock.advance(.milliseconds(1))
+            #expect(await openFromApp(301) == nil)
             for i in 0..<300 { _ = try await f.openURL(Self.recipes, "bestrecipes://recipe/\(1000 + i)") }
         }
     }

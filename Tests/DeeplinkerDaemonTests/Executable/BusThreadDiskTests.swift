@@ -9,7 +9,7 @@ import Testing
 /// (`dbus:…`) makes no `fsync`/`fdatasync` and writes nothing to the database file (no
 /// checkpoint); the sync thread does both, which shows the trace sees them.
 @Suite("deeplinkerd: the bus thread never waits for the disk", .serialized,
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace (scripts/setup installs it)"))
+    .safetySuite(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace (scripts/setup installs it)"))
 struct BusThreadDiskTests {
     let recipes = TestRouteFiles.recipes
 

@@ -12,7 +12,7 @@ import Testing
 /// invocation.
 @Suite(
     "Faults: I/O error and read-only file system through the daemon", .serialized,
-    .enabled(if: FaultyFileSystem.isAvailable, "\(FaultyFileSystem.unavailableReason)"))
+    .safetySuite(if: FaultyFileSystem.isAvailable, FaultyFileSystem.unavailableReason))
 struct FileSystemFaultIntegrationTests {
     let recipes = TestRouteFiles.recipes
 

@@ -11,7 +11,7 @@ import Testing
 /// different (SPEC §9): fatal, nothing is acknowledged after it.
 @Suite(
     "Faults: I/O error and read-only file system below the store", .serialized,
-    .enabled(if: FaultyFileSystem.isAvailable, "\(FaultyFileSystem.unavailableReason)"))
+    .safetySuite(if: FaultyFileSystem.isAvailable, FaultyFileSystem.unavailableReason))
 struct FileSystemFaultTests {
     typealias S = StoreSamples
 

@@ -7,7 +7,7 @@ import Testing
 /// the backing disk, a cut drops them, a sync keeps them, and the `-shm` index is written back.
 @Suite(
     "Faults: the power-cut file system", .serialized,
-    .enabled(if: FaultyFileSystem.isAvailable, "\(FaultyFileSystem.unavailableReason)"))
+    .safetySuite(if: FaultyFileSystem.isAvailable, FaultyFileSystem.unavailableReason))
 struct PowerCutFileSystemTests {
     @Test("unsynced writes and truncations are visible, then dropped by a cut; synced ones stay; -shm is written back")
     func cutDropsOnlyUnsyncedData() async throws {

@@ -33,7 +33,7 @@ import Testing
 /// (each run prints its seed).
 @Suite(
     "Faults: power cuts under load", .serialized,
-    .enabled(if: FaultyFileSystem.isAvailable, "\(FaultyFileSystem.unavailableReason)"))
+    .safetySuite(if: FaultyFileSystem.isAvailable, FaultyFileSystem.unavailableReason))
 struct PowerCutTests {
     let recipes = TestRouteFiles.recipes
     let clients = 4

@@ -8,7 +8,7 @@ import Testing
 /// sync that did nothing (or synced another file) would lose the first part too.
 @Suite(
     "Faults: the write-ahead log's sync survives a power cut", .serialized,
-    .enabled(if: FaultyFileSystem.isAvailable, "\(FaultyFileSystem.unavailableReason)"))
+    .safetySuite(if: FaultyFileSystem.isAvailable, FaultyFileSystem.unavailableReason))
 struct WriteAheadLogPowerCutTests {
     @Test("bytes written before sync() survive a cut; bytes written after it are lost")
     func syncedBytesSurviveACut() async throws {
