@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 extension SQLiteInvocationStore {
@@ -49,9 +50,12 @@ extension SQLiteInvocationStore {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d%02d%02dT%02d%02d%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(parts.tm_year + 1900, 4) + padded(parts.tm_mon + 1, 2) + padded(parts.tm_mday, 2) + "T"
+            + padded(parts.tm_hour, 2) + padded(parts.tm_min, 2) + padded(parts.tm_sec, 2) + "Z"
     }
 
     /// The reason part of an open failure, without the path (the log line names it).
