@@ -58,7 +58,8 @@ extension DaemonCore {
             respond(result.mapError(\.dbusError))
             then?()
         case .afterCommit(let result, let commit):
-            // Registered after the change's effects: its `InvocationChanged` signals go out first.
+            // Resolved on the bus thread when the sync thread reports the batch durable, after the
+            // batch's effects ran there: its `InvocationChanged` signals go out first.
             commit.whenResolved { outcome in
                 switch outcome {
                 case .success:
