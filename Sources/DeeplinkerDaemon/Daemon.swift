@@ -19,15 +19,15 @@ public final class Daemon: Service, Sendable {
     /// The daemon's unique name on the bus.
     public var uniqueName: String { connection.uniqueName }
 
-    /// The daemon on `connection`: the core over the loaded routes and the opened store. Commits
-    /// run on the bus thread once it has dispatched the calls it read: one transaction for all of
-    /// them, and no thread to wake on the way to the replies.
+    /// The daemon on `connection`: the core over the loaded routes and the opened store. The commit
+    /// pipeline runs on the bus thread: commits once it has dispatched the calls it read (one
+    /// transaction for all of them), replies when the sync thread reports them durable.
     init(
         _ configuration: DaemonConfiguration, routes: RouteDirectory.Loaded,
         store: any InvocationStore, connection: DBusConnection, logger: Logger
     ) {
         let executor = connection.executor
-        store.scheduleCommits { drain in executor.executeWhenIdle(drain) }
+        store.scheduleCommits(on: CommitExecutor(drainLater: executor.executeWhenIdle, execute: executor.execute))
         let engine = DeeplinkEngine(clock: configuration.clock, policies: routes.registry.policies)
         core = DaemonCore(
             connection: connection, store: store, registry: routes.registry, engine: engine, configuration: configuration,

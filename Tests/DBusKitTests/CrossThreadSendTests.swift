@@ -3,9 +3,8 @@ import DeeplinkerTestSupport
 import Foundation
 import Testing
 
-/// Messages sent from threads other than the connection's loop: written by the sender while the
-/// loop sleeps (no wake-up), handed to the loop while it is awake, in each thread's order either
-/// way, and never written to a connection being closed.
+/// Messages sent from threads other than the connection's loop: queued for the loop (the only
+/// thread that writes the socket), in each thread's order, and never written once closed.
 @Suite struct CrossThreadSendTests {
     static let interface = "org.example.Cross"
 
@@ -21,28 +20,6 @@ import Testing
 
     static func send(_ member: String, on emitter: DBusConnection, thread: Int, index: Int) {
         try? emitter.emitSignal(path: "/", interface: interface, member: member, arguments: [.uint32(UInt32(thread)), .uint32(UInt32(index))])
-    }
-
-    /// Waits until the connection's loop sleeps in `poll(2)` with nothing to do.
-    static func untilLoopSleeps(_ connection: DBusConnection) async {
-        while !connection.loop.isAsleepWithNothingQueued { await Task.yield() }
-    }
-
-    @Test("a message larger than the socket's buffer, sent while the loop sleeps, arrives whole: the loop is woken to write the rest")
-    func largeMessageFromASleepingLoop() async throws {
-        let fixture = try BusFixture()
-        let listener = try fixture.connect()
-        defer { listener.close() }
-        let got = Recorder<Int>()
-        try await listener.subscribe(MatchRule(interface: Self.interface, member: "Large")) { _, args in
-            got.put(args.first?.stringValue?.utf8.count ?? -1)
-        }
-        let emitter = try fixture.connect()
-        defer { emitter.close() }
-        await Self.untilLoopSleeps(emitter)
-        let large = String(repeating: "x", count: 4 << 20)
-        try emitter.emitSignal(path: "/", interface: Self.interface, member: "Large", arguments: [.string(large)])
-        #expect(try await got.next() == 4 << 20)
     }
 
     @Test("messages sent from four threads arrive complete and in each thread's order")
@@ -70,27 +47,41 @@ import Testing
         let (listener, got) = try await Self.listen(for: "Until", on: fixture)
         defer { listener.close() }
         let emitter = try fixture.connect()
+        // The bus says the emitter left after it has passed on everything it read from it.
+        let left = Recorder<String>()
+        try await listener.subscribe(
+            MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: emitter.uniqueName)
+        ) { _, _ in left.put("left") }
+        let threads = 3
+        /// Per thread, how many of its sends had returned (index + 1).
+        let returned = Locked([Int](repeating: 0, count: threads))
         let sent = Recorder<Int>()
         let stopped = Recorder<Int>()
-        for thread in 0..<3 {
+        for thread in 0..<threads {
             Thread {
                 var index = 0
                 while !emitter.isClosed {
                     Self.send("Until", on: emitter, thread: thread, index: index)
                     index += 1
+                    returned.mutate { $0[thread] = index }
                     if index == 50 { sent.put(thread) }
                 }
                 stopped.put(thread)
             }.start()
         }
-        try await sent.wait(count: 3) { _ in true }
+        try await sent.wait(count: threads) { _ in true }
+        let beforeClose = returned.value
         emitter.close()
-        try await stopped.wait(count: 3) { _ in true }
-        // Every thread got at least 50 sends out before the close; each arrives in its order.
-        let arrived = try await got.wait(count: 150) { _ in true }
-        for thread in 0..<3 {
+        // Sent after close() returned: never written.
+        for index in 0..<10 { Self.send("Until", on: emitter, thread: 99, index: index) }
+        try await stopped.wait(count: threads) { _ in true }
+        _ = try await left.next()
+        let arrived = got.all
+        #expect(!arrived.contains { $0.first == 99 }, "nothing is written after close()")
+        for thread in 0..<threads {
             let indices = arrived.filter { $0.first == thread }.map { $0[1] }
-            #expect(indices == Array(0..<indices.count), "thread \(thread)")
+            #expect(indices == Array(0..<indices.count), "thread \(thread) in its order")
+            #expect(indices.count >= beforeClose[thread], "thread \(thread): every send that returned before close() arrived")
         }
     }
 }

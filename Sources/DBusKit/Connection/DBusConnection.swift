@@ -32,9 +32,6 @@ public final class DBusConnection: @unchecked Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let closed = Atomic<Bool>(false)
     private let released = Atomic<Bool>(false)
-    /// Whether a thread other than the loop's may still write to `raw` itself (``send(_:)``):
-    /// ``close()`` clears it, waiting for a write in progress, before the loop closes `raw`.
-    private let directSends = LockedValue<Bool>(true)
     private let disconnectHandlers = LockedValue<[@Sendable () -> Void]>([])
 
     struct Subscription {
@@ -116,7 +113,6 @@ public final class DBusConnection: @unchecked Sendable {
     private func closeOnLoopThread() {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         closed.store(true, ordering: .releasing)
-        directSends.withLock { $0 = false }
         closeOnLoop()
         // The loop's next turn must not call back into this object.
         loop.onIteration = {}
@@ -162,7 +158,6 @@ public final class DBusConnection: @unchecked Sendable {
         }
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         closed.store(true, ordering: .releasing)
-        directSends.withLock { $0 = false }
         loop.post { [self] in closeOnLoop() }
         loop.stopAndWait()
         disconnectHandlers.withLock { $0.removeAll() }
@@ -198,8 +193,9 @@ public final class DBusConnection: @unchecked Sendable {
     // MARK: - Sending
 
     /// Queues a message (a signal, a reply, or a call whose reply is not wanted). On the loop thread
-    /// it is written at once; from another thread, handed to the loop, or written by that thread
-    /// when the loop sleeps (see ``sendDirectly(_:)``).
+    /// it is written at once; from another thread it is queued for the loop, which a first job
+    /// wakes: only the loop thread writes the socket, so libdbus's watch callbacks (which a failed
+    /// write makes on the thread that writes) always run where the loop reads its watches.
     public func send(_ message: DBusMessage) {
         if let detachedSink {
             guard !isClosed else { return }
@@ -209,34 +205,12 @@ public final class DBusConnection: @unchecked Sendable {
         // closes the connection after it (a reply answered as a failed sync stops the daemon).
         if loop.isLoopContext { return sendOnLoop(message) }
         guard !isClosed else { return }
-        if loop.isAsleepWithNothingQueued, sendDirectly(message) { return }
         loop.post { [self] in sendOnLoop(message) }
     }
 
     private func sendOnLoop(_ message: DBusMessage) {
         guard state.value.open else { return }
         _ = dbus_connection_send(raw, message.raw, nil)
-    }
-
-    /// Writes `message` on the calling thread, under libdbus's own connection lock, instead of
-    /// waking the sleeping loop thread to write it: that wake-up cost 31 µs at the median on the
-    /// test VM (a reply after a sync, from the sync thread), the write itself a few. Only when the
-    /// loop sleeps with nothing queued, so the message overtakes nothing the thread sent before; a
-    /// loop that is awake takes it from its queue at no such cost, and the sending thread (the sync
-    /// thread, under load) is not held up by writes. libdbus is thread-safe for sends; the only
-    /// callback one can make, a write watch's toggle, is a no-op here (the loop reads the watches'
-    /// state before each poll), so the loop is woken only when the socket took part of the message
-    /// and the rest must wait for `POLLOUT`. False once closing: the loop sends it then, if the
-    /// connection is still open there.
-    private func sendDirectly(_ message: DBusMessage) -> Bool {
-        let unwritten: Bool? = directSends.withLock { open in
-            guard open else { return nil }
-            _ = dbus_connection_send(raw, message.raw, nil)
-            return dbus_connection_has_messages_to_send(raw) != 0
-        }
-        guard let unwritten else { return false }
-        if unwritten { loop.post {} }
-        return true
     }
 
     /// Emits a signal, to everyone or only to `destination`.

@@ -7,9 +7,9 @@ import TaskThreads
 
 /// Runs one libdbus connection on a dedicated thread: `poll(2)` over libdbus's watches, its
 /// timeouts and an eventfd that other threads write to after posting a job. Every libdbus call
-/// on the connection happens on this thread, so no caller can deadlock the dispatch loop; the one
-/// exception is a send from another thread while this one sleeps with nothing queued
-/// (``isAsleepWithNothingQueued``, `DBusConnection.send`).
+/// on the connection happens on this thread (sends from other threads are queued here too), so no
+/// caller can deadlock the dispatch loop and libdbus's watch and timeout callbacks, which touch
+/// ``watches`` and ``timeouts`` without a lock, only ever run on it.
 final class EventLoop: @unchecked Sendable {
     // Loop-thread state: touched only by callbacks and jobs running on the loop thread.
     var watches: [OpaquePointer] = []
@@ -22,9 +22,6 @@ final class EventLoop: @unchecked Sendable {
         /// Run once the queue is empty and the messages read are dispatched, before the next poll.
         var idle: [@Sendable () -> Void] = []
         var finished = false
-        /// Set by the loop thread just before it waits in `poll(2)` with both queues empty, and
-        /// cleared as it wakes: see ``isAsleepWithNothingQueued``.
-        var asleep = false
     }
     private let wakeFD: Int32
     /// The loop thread's id, 0 until that thread has started (it stores its own id first thing,
@@ -56,13 +53,6 @@ final class EventLoop: @unchecked Sendable {
             thread.store(UInt(pthread_self()), ordering: .releasing)
             runLoop()
         }
-    }
-
-    /// Whether the loop thread waits in `poll(2)` with no job queued or running: a job posted now
-    /// would cost a wake-up, and work done instead on the calling thread overtakes nothing that
-    /// thread handed to the loop before (its earlier jobs have all run).
-    var isAsleepWithNothingQueued: Bool {
-        jobs.withLock { $0.asleep && $0.queue.isEmpty && $0.idle.isEmpty }
     }
 
     var isLoopThread: Bool {
@@ -187,9 +177,7 @@ final class EventLoop: @unchecked Sendable {
                 let ms = remaining <= .zero ? 0 : Int32(clamping: (remaining.components.seconds * 1000) + Int64(remaining.components.attoseconds / 1_000_000_000_000_000) + 1)
                 waitMS = waitMS < 0 ? ms : min(waitMS, ms)
             }
-            jobs.withLock { $0.asleep = waitMS != 0 && $0.queue.isEmpty && $0.idle.isEmpty }
             let ready = poll(&fds, nfds_t(fds.count), waitMS)
-            jobs.withLock { $0.asleep = false }
             if ready < 0 && errno != EINTR { break }
             if ready > 0 {
                 if fds[0].revents != 0 {

@@ -30,6 +30,16 @@ public final class DBusMethodCall: Sendable {
         }
     }
 
+    /// Encodes a method return now and returns what sends it later (a reply that waits for the
+    /// disk is encoded while the disk works, so only the write is left once it may go).
+    public func preparedReply(_ values: [DBusValue]) -> @Sendable () -> Void {
+        guard let message = try? message.makeReply(values) else { return { self.reply(values) } }
+        return {
+            guard self.claim() else { return }
+            self.connection.send(message)
+        }
+    }
+
     /// Sends an error reply.
     public func fail(_ error: DBusError) {
         guard claim() else { return }

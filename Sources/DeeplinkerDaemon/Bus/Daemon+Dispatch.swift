@@ -1,8 +1,12 @@
 import DBusKit
 import DeeplinkerCore
+import TaskThreads
 
 /// Where a dispatched call's answer goes: the bus (a `DBusMethodCall`) or an in-process caller.
 typealias Respond = @Sendable (Result<[DBusValue], DBusError>) -> Void
+/// Encodes a successful answer ahead and returns what sends it (a bus call's reply, encoded while
+/// the disk syncs: ``DBusMethodCall/preparedReply(_:)``).
+typealias PrepareReply = @Sendable ([DBusValue]) -> @Sendable () -> Void
 
 extension Daemon {
     /// The bus-side handler of one method-table entry: finds the caller (cached per unique name),
@@ -18,7 +22,9 @@ extension Daemon {
             }
             core.onLoop { core in
                 core.withCaller(call.sender, callerIndependent: method.access.isOpenToEveryone(arguments: call.arguments)) { core, caller in
-                    core.dispatch(method, arguments: call.arguments, sender: call.sender, caller: caller, respond: respond)
+                    core.dispatch(
+                        method, arguments: call.arguments, sender: call.sender, caller: caller, respond: respond,
+                        prepare: call.preparedReply)
                 }
             }
         }
@@ -30,7 +36,10 @@ extension DaemonCore {
     /// here. In order: the signature, the rate limit (invocations of sandboxed callers), the access
     /// column, decoding (the 64 KiB limit), the handler; then it sends the reply, mapping every
     /// error to its D-Bus name (`DeeplinkerError+DBus.swift`).
-    func dispatch(_ method: DaemonMethod, arguments: [DBusValue], sender: String, caller: Caller, respond: @escaping Respond) {
+    func dispatch(
+        _ method: DaemonMethod, arguments: [DBusValue], sender: String, caller: Caller, respond: @escaping Respond,
+        prepare: PrepareReply? = nil
+    ) {
         let signature = arguments.map(\.signature).joined()
         let expected = method.inputs.map(\.signature).joined()
         guard signature == expected else {
@@ -47,21 +56,31 @@ extension DaemonCore {
         } catch {
             reply = .now(.failure(error))
         }
-        Self.send(reply, respond)
+        Self.send(reply, respond, prepare: prepare)
     }
 
     /// Sends a handler's reply, once: at once (then its follow-up step), after its commit (a failed
     /// commit answers `StorageFailed`: nothing was promised durable), or as the handler's later reply.
-    nonisolated static func send(_ reply: Reply<[DBusValue]>, _ respond: @escaping Respond) {
+    nonisolated static func send(_ reply: Reply<[DBusValue]>, _ respond: @escaping Respond, prepare: PrepareReply? = nil) {
         switch reply.kind {
         case .now(let result, let then):
             respond(result.mapError(\.dbusError))
             then?()
         case .afterCommit(let result, let commit):
-            // Registered after the change's effects: its `InvocationChanged` signals go out first.
+            // A bus reply is encoded once the batch is written, after its effects, while the disk
+            // syncs: what is left after the sync is the write.
+            let prepared = LockedValue<(@Sendable () -> Void)?>(nil)
+            if let prepare, case .success(let values) = result {
+                commit.whenWritten { written in
+                    if case .success = written { prepared.withLock { $0 = prepare(values) } }
+                }
+            }
+            // Resolved on the bus thread when the sync thread reports the batch durable, after the
+            // batch's effects ran there: its `InvocationChanged` signals go out first.
             commit.whenResolved { outcome in
                 switch outcome {
                 case .success:
+                    if let send = prepared.withLock({ $0 }) { return send() }
                     respond(result.mapError(\.dbusError))
                 case .failure(let error):
                     respond(.failure(DeeplinkerError.storageFailed("\(error)").dbusError))

@@ -3,18 +3,11 @@ import DeeplinkerCore
 import Logging
 
 extension DaemonCore {
-    /// Records a batch's commit outcome and runs the batches that are settled.
-    func effectsCommitted(_ id: UInt64, _ outcome: Result<Void, any Error>) {
-        if let index = awaitingCommit.firstIndex(where: { $0.id == id }) {
-            awaitingCommit[index].outcome = outcome
-        }
-        runSettledEffects()
-    }
-
-    /// Runs effect batches whose commits are known (and that no reply holds), in the order they
-    /// were applied: a batch waits for every earlier one even if its own commit was resolved first.
+    /// Runs effect batches whose commits are written or refused (and that no reply holds), in the
+    /// order they were applied: a batch waits for every earlier one even if its own commit was
+    /// settled first.
     func runSettledEffects() {
-        while let first = awaitingCommit.first, let outcome = first.outcome, !first.held {
+        while let first = awaitingCommit.first, let outcome = first.commit.writtenOutcome, !first.held {
             awaitingCommit.removeFirst()
             switch outcome {
             case .success:

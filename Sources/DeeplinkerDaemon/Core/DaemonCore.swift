@@ -41,9 +41,10 @@ actor DaemonCore {
     var notificationsBeingClosed: Set<UInt32> = []
     /// Activation tokens from `ActivationToken`, by notification id, until the click arrives.
     var notificationTokens: [UInt32: String] = [:]
-    /// Effect batches (signals, deliveries, launches) waiting for their commit, in apply order.
-    /// `held`: also waiting for the reply it follows (``release(_:)``).
-    var awaitingCommit: [(id: UInt64, effects: [EngineEffect], outcome: Result<Void, any Error>?, held: Bool)] = []
+    /// Effect batches (signals, deliveries, launches) waiting for their commit to be written, in
+    /// apply order; the outcome is the commit's own (``PendingCommit/writtenOutcome``). `held`:
+    /// also waiting for the reply it follows (``release(_:)``).
+    var awaitingCommit: [(id: UInt64, effects: [EngineEffect], commit: PendingCommit, held: Bool)] = []
     var nextBatchID: UInt64 = 0
     /// The name watch of each configured app; nil while it is being started.
     var nameWatches: [String: NameWatch?] = [:]
@@ -138,12 +139,12 @@ actor DaemonCore {
         if effects.contains(where: { if case .statusChanged(let i) = $0 { i.status == .pending } else { false } }) {
             scheduleSweep()
         }
-        awaitingCommit.append((id, effects, nil, held))
-        commit.whenWritten { outcome in
-            // Inline on the bus thread, where the daemon's commits are written (or at once with a
-            // store that commits at once): the delivery and the signals go out while the sync
-            // thread works, and before the reply, which follows the sync.
-            self.onLoop { $0.effectsCommitted(id, outcome) }
+        awaitingCommit.append((id, effects, commit, held))
+        commit.whenWritten { _ in
+            // Inline on the bus thread, where the daemon's commits are written: the delivery and
+            // the signals go out while the sync thread works, and before the reply, which the sync
+            // thread's report brings to this thread later.
+            self.onLoop { $0.runSettledEffects() }
         }
         return (commit, id)
     }

@@ -1,9 +1,5 @@
 import DeeplinkerCore
 
-/// Runs a drain of queued writes later, on one thread at a time (see
-/// ``InvocationStore/scheduleCommits(on:)``).
-public typealias CommitScheduler = @Sendable (@escaping @Sendable () -> Void) -> Void
-
 /// Durable state of the daemon: invocation history (with the open, i.e. pending, routes), app
 /// states with their owners, published shortcuts and posted notifications.
 ///
@@ -15,10 +11,9 @@ public protocol InvocationStore: Sendable {
     /// Call it from the engine's actor right after the event so writes keep the engine's order.
     func enqueue(_ changes: [StoreChange]) -> PendingCommit
 
-    /// Runs commits where `scheduler` puts them (each drain later than the write that asked for
-    /// it, one at a time) instead of on the store's own thread: the daemon hands it its bus loop's
-    /// idle hook. A store that commits at once needs no scheduler and ignores it.
-    func scheduleCommits(on scheduler: @escaping CommitScheduler)
+    /// Runs the commit pipeline (commits, their effects, and the replies once durable) on
+    /// `executor` instead of the store's own serial queue: the daemon hands it its bus thread.
+    func scheduleCommits(on executor: CommitExecutor)
 
     /// Everything the engine needs at start-up; `dedupeSince` (µs since the epoch) bounds the
     /// recent invocations loaded for de-duplication.

@@ -1,32 +1,42 @@
 import TaskThreads
 
-/// Makes written commits durable on a thread of its own, so the thread that commits (the daemon's
-/// bus thread) never blocks in `fdatasync`: what a commit causes (a delivery to an active app, its
-/// signals) goes out while the disk syncs, and the replies follow the sync.
+/// The `store-sync` thread: makes written batches durable, so the thread that commits (the
+/// daemon's bus thread) never blocks in `fdatasync`. It only syncs and checkpoints, and reports
+/// back one integer: "durable through N", the highest batch sequence number asked for when its
+/// sync started (``request(through:)``). Every batch asked for while a sync runs waits for the
+/// next one, which covers them all: one `fdatasync` and one report (one wake of the owner) per
+/// group. After a sync the log is checkpointed here when it has grown (``WALGauge``).
 ///
-/// Every commit handed over while a sync runs waits for the next one, which covers them all (one
-/// `fdatasync` for a whole group); after a sync, the log is checkpointed here too when it has grown
-/// (``WALGauge``), so neither ever runs on the thread that commits. The thread starts with the
-/// first commit and, with nothing to sync, sleeps without a timeout (no idle wake-ups); ``close()``
-/// lets it finish and end.
-///
-/// A failed sync is fatal (SPEC §9): the kernel may have dropped the pages it could not write, so
-/// no later sync can vouch for them. Its group and every commit after it are answered with the
-/// failure, ``onFailure`` is called once, and nothing is synced any more.
+/// The thread starts with the first request and, with nothing to sync, sleeps without a timeout
+/// (no idle wake-ups); ``close()`` lets it finish and end. A failed sync is fatal (SPEC §9): the
+/// kernel may have dropped the pages it could not write, so no later sync can vouch for them. It
+/// is reported once and the thread ends; what it means for the commits is the committer's.
 final class LogSyncer: @unchecked Sendable {
     /// Makes everything written so far durable.
-    typealias Sync = @Sendable () throws -> Void
-    /// Runs after each successful sync, on the sync thread (the checkpoint), told whether commits
+    typealias Sync = @Sendable () throws(StoreError) -> Void
+    /// Runs after each successful sync, on the sync thread (the checkpoint), told whether batches
     /// wait for the next sync (a checkpoint would delay their replies); a ``StoreError/syncFailed(path:reason:)``
     /// it throws is fatal like the sync's own.
     typealias AfterSync = @Sendable (_ othersWaiting: Bool) throws(StoreError) -> Void
 
+    /// What the sync thread tells the committer.
+    enum Report: Sendable {
+        /// Every batch through this sequence number is durable.
+        case durable(through: UInt64)
+        /// A sync failed; nothing more is synced.
+        case failed(StoreError)
+    }
+
     private let condition = ThreadCondition()
     private let sync: Sync
-    /// Test hook called on the sync thread with the group's size before each sync.
+    /// Test hook called on the sync thread with the group's size (in batches) before each sync.
     private let beforeSync: (@Sendable (Int) -> Void)?
+    private let afterSync: AfterSync?
+    /// Runs on the sync thread as it ends (closes what only it used).
+    private let atEnd: (@Sendable () -> Void)?
     // Guarded by `condition`.
-    private var waiting: [PendingCommit] = []
+    private var requested: UInt64 = 0
+    private var synced: UInt64 = 0
     private var started = false
     private var stopping = false
     private var ended = false
@@ -34,28 +44,22 @@ final class LogSyncer: @unchecked Sendable {
     /// `CLOCK_MONOTONIC` nanoseconds at which the running sync started, if one runs.
     private var runningSince: UInt64?
     private var endWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The sync that failed; once set, nothing more is acknowledged.
-    private var failure: (any Error)?
-    private let afterSync: AfterSync?
-    /// Called once, on the sync thread, with the first failed sync's error.
-    private let onFailure: (@Sendable (any Error) -> Void)?
-    /// Runs on the sync thread as it ends (closes what only it used).
-    private let atEnd: (@Sendable () -> Void)?
+    private var reportTo: (@Sendable (Report) -> Void)?
 
     init(
-        beforeSync: (@Sendable (Int) -> Void)? = nil, afterSync: AfterSync? = nil, onFailure: (@Sendable (any Error) -> Void)? = nil,
-        atEnd: (@Sendable () -> Void)? = nil, sync: @escaping Sync
+        beforeSync: (@Sendable (Int) -> Void)? = nil, afterSync: AfterSync? = nil, atEnd: (@Sendable () -> Void)? = nil,
+        sync: @escaping Sync
     ) {
         self.beforeSync = beforeSync
         self.afterSync = afterSync
-        self.onFailure = onFailure
         self.atEnd = atEnd
         self.sync = sync
     }
 
-    /// The failed sync's error, once one failed.
-    var failedWith: (any Error)? {
-        condition.withLock { failure }
+    /// Where reports go, called on the sync thread (the committer posts them to its owner).
+    var report: (@Sendable (Report) -> Void)? {
+        get { condition.withLock { reportTo } }
+        set { condition.withLock { reportTo = newValue } }
     }
 
     /// Number of syncs made so far (tests, diagnostics).
@@ -69,27 +73,20 @@ final class LogSyncer: @unchecked Sendable {
         condition.withLock { runningSince.map { .nanoseconds(Int64(clamping: ThreadCondition.now() &- $0)) } }
     }
 
-    /// Queues written commits for the next sync, which resolves them.
-    func submit(_ commits: [PendingCommit]) {
-        guard !commits.isEmpty else { return }
-        let refused = condition.withLock { () -> (any Error)? in
-            if let failure { return failure }
-            if stopping { return StoreError.closed }
-            waiting.append(contentsOf: commits)
+    /// Asks for a sync that covers batch `sequence` (and every one before it).
+    func request(through sequence: UInt64) {
+        condition.withLock {
+            guard !ended else { return }
+            requested = max(requested, sequence)
             if !started {
                 started = true
                 NamedThread.start(name: "store-sync", stackSize: 128 * 1024) { [self] in run() }
             }
             condition.signal()
-            return nil
-        }
-        if let refused {
-            // The committer closes first, so nothing arrives here after close() but after a failure.
-            for commit in commits { commit.resolve(.failure(refused)) }
         }
     }
 
-    /// Syncs what is queued, then ends the thread; returns once it has.
+    /// Syncs what is requested, then ends the thread; returns once it has.
     func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = condition.withLock { () -> Bool in
@@ -103,44 +100,33 @@ final class LogSyncer: @unchecked Sendable {
         }
     }
 
-    /// Answers `group` and every commit still waiting with `error`, refuses all later ones, and
-    /// reports it once.
-    private func fail(_ error: any Error, _ group: [PendingCommit]) {
-        let queued = condition.withLock { () -> [PendingCommit] in
-            failure = error
-            defer { waiting = [] }
-            return waiting
-        }
-        for commit in group + queued { commit.resolve(.failure(error)) }
-        onFailure?(error)
-    }
-
     private func run() {
         while true {
-            let group = condition.withLock { () -> [PendingCommit]? in
-                while waiting.isEmpty && !stopping { condition.wait() }
-                if waiting.isEmpty { return nil }
-                defer { waiting = [] }
+            let group = condition.withLock { () -> (through: UInt64, size: Int)? in
+                while requested == synced && !stopping { condition.wait() }
+                if requested == synced { return nil }
                 runningSince = ThreadCondition.now()
-                return waiting
+                return (requested, Int(requested - synced))
             }
             guard let group else { break }
-            beforeSync?(group.count)
-            let outcome = Result { try sync() }
-            condition.withLock {
+            beforeSync?(group.size)
+            let outcome = Result { () throws(StoreError) in try sync() }
+            let (send, othersWaiting) = condition.withLock {
                 syncs += 1
                 runningSince = nil
+                if case .success = outcome { synced = group.through }
+                return (reportTo, requested > synced)
             }
             if case .failure(let error) = outcome {
-                fail(error, group)
+                send?(.failed(error))
                 break
             }
-            for commit in group { commit.resolve(outcome) }
+            send?(.durable(through: group.through))
             do throws(StoreError) {
-                try afterSync?(condition.withLock { !waiting.isEmpty })
+                try afterSync?(othersWaiting)
             } catch {
                 if case .syncFailed = error {
-                    fail(error, [])
+                    send?(.failed(error))
                     break
                 }
             }

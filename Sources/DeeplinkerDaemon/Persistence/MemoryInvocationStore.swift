@@ -1,28 +1,30 @@
 import DeeplinkerCore
-import Foundation
+import TaskThreads
 
 /// The in-memory twin of ``SQLiteInvocationStore`` with the same observable behaviour (revision guard,
 /// last delivered routes, history bound), for tests and `--state-dir`-less experiments. Not durable.
 ///
-/// By default a write is written and durable as it is enqueued. ``Mode/stepped`` keeps the two
-/// steps apart for tests of order (SPEC §3, §6): enqueued writes wait for ``writeQueued()`` (the
-/// commit: applied, effects may run) and then for ``syncWritten()`` (durable: replies may go).
-/// ``Mode/refusing`` fails every commit, as a full or read-only disk does.
+/// A "disk" under the same ``GroupCommitter`` and ``LogSyncer`` as the SQLite store, with a sync
+/// that does nothing: its writes are batched, written and made durable on the executor it is
+/// given (the daemon's bus thread), in production's order. ``Mode/stepped`` lets a test take the
+/// two steps itself (SPEC §3, §6): enqueued writes wait for ``writeQueued()`` (the commit:
+/// applied, effects may run) and then for ``syncWritten()`` (durable: replies may go).
+/// ``Mode/refusing`` fails every write, as a full or read-only disk does.
 public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
     /// How enqueued writes are committed.
     public enum Mode: Sendable {
-        /// Written and durable at once.
+        /// Written and synced as soon as the executor runs the committer.
         case atOnce
         /// Written by ``writeQueued()``, durable by ``syncWritten()``.
         case stepped
-        /// Every commit fails with ``StoreError/writeFailed(path:reason:)``; nothing is applied.
+        /// Every write fails with ``StoreError/writeFailed(path:reason:)``; nothing is applied.
         case refusing
     }
 
     /// Maximum number of retained invocations; the oldest final ones are trimmed beyond it.
     public let historyLimit: Int
 
-    private let lock = NSLock()
+    private let lock = LockedValue(())
     private var rows: [String: (seq: Int, invocation: Invocation)] = [:]
     private var nextSeq = 0
     private var states: [String: AppStateRecord] = [:]
@@ -31,72 +33,87 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
     private var notifications: [UInt32: PostedNotification] = [:]
     private var checks: [String: DomainCheck] = [:]
     private var isClosed = false
-    private var mode: Mode
-    /// Stepped: enqueued, not yet written; written, not yet durable.
-    private var queued: [(changes: [StoreChange], commit: PendingCommit)] = []
-    private var written: [PendingCommit] = []
+    private let committer: GroupCommitter
+    private let syncer: LogSyncer
+    private let steps: Steps
 
     public init(historyLimit: Int = 10_000, mode: Mode = .atOnce) {
         self.historyLimit = max(1, historyLimit)
-        self.mode = mode
+        let steps = Steps(mode: mode)
+        self.steps = steps
+        syncer = LogSyncer { () throws(StoreError) in steps.syncMayRun() }
+        let box = LockedValue<MemoryInvocationStore?>(nil)
+        committer = GroupCommitter(syncer: syncer, executor: steps.executor) { batch in
+            guard let store = box.withLock({ $0 }) else { return batch.map { _ in .failure(StoreError.closed) } }
+            return store.commit(batch)
+        }
+        // Unowned in effect: cleared when the store closes, and the store outlives its writes.
+        box.withLock { $0 = self }
+        steps.committer = committer
+        releaseStore = { box.withLock { $0 = nil } }
     }
 
-    /// Changes how later commits are made (writes already queued stay queued).
+    private var releaseStore: @Sendable () -> Void = {}
+
+    /// Changes how later writes are made (writes already queued stay queued).
     public func setMode(_ mode: Mode) {
-        lock.withLock { self.mode = mode }
+        steps.setMode(mode)
     }
 
     public func enqueue(_ changes: [StoreChange]) -> PendingCommit {
-        let commit = PendingCommit()
-        let outcome: Result<Void, any Error>? = lock.withLock {
-            if isClosed { return .failure(StoreError.closed) }
-            // Nothing to store is nothing to promise, in every mode (as the SQLite store does).
-            if changes.isEmpty { return .success(()) }
-            switch mode {
-            case .atOnce:
-                for change in changes { apply(change) }
-                trim()
-                return .success(())
-            case .refusing:
-                return .failure(StoreError.writeFailed(path: "memory", reason: "refused (a test's failing store)"))
-            case .stepped:
-                queued.append((changes, commit))
-                return nil
-            }
+        // Nothing to store is nothing to promise, in every mode (as the SQLite store does).
+        if changes.isEmpty { return .committed() }
+        if lock.withLock({ _ in isClosed }) { return .resolved(.failure(StoreError.closed)) }
+        if steps.mode == .refusing {
+            return .resolved(.failure(StoreError.writeFailed(path: "memory", reason: "refused (a test's failing store)")))
         }
-        if let outcome { commit.resolve(outcome) }
-        return commit
+        return committer.submit(changes)
     }
 
-    /// Stepped mode: commits every queued write in order (its effects may run); returns how many.
+    public func scheduleCommits(on executor: CommitExecutor) {
+        steps.setBase(executor)
+    }
+
+    public var syncRunningFor: Duration? {
+        syncer.runningFor
+    }
+
+    public func whenSyncFails(_ body: @escaping @Sendable (any Error) -> Void) {
+        committer.whenSyncFails(body)
+    }
+
+    /// Stepped mode: lets the writes held so far be committed, in order (their effects may run),
+    /// and returns once they are; returns how many.
     @discardableResult
-    public func writeQueued() -> Int {
-        let batch: [PendingCommit] = lock.withLock {
-            let batch = queued
-            queued = []
-            for item in batch { for change in item.changes { apply(change) } }
-            trim()
-            written += batch.map(\.commit)
-            return batch.map(\.commit)
-        }
-        for commit in batch { commit.markWritten() }
-        return batch.count
+    public func writeQueued() async -> Int {
+        await steps.releaseWrites()
     }
 
-    /// Stepped mode: makes every written write durable (its reply may go); returns how many.
+    /// Stepped mode: lets every written write be made durable (the sync thread reports it to the
+    /// executor, and their replies follow there); returns how many.
     @discardableResult
     public func syncWritten() -> Int {
-        let batch: [PendingCommit] = lock.withLock {
-            defer { written = [] }
-            return written
-        }
-        for commit in batch { commit.resolve(.success(())) }
-        return batch.count
+        steps.releaseSync()
     }
 
-    /// Stepped mode: how many writes wait to be written, and to be made durable.
+    /// Returns once every write enqueued before is durable and its reply callbacks have run: an
+    /// empty write through the same committer, behind them in its order.
+    public func settled() async {
+        try? await committer.submit([]).wait()
+    }
+
+    /// How many writes wait to be written, and to be made durable.
     public var waiting: (toWrite: Int, toSync: Int) {
-        lock.withLock { (queued.count, written.count) }
+        committer.backlog
+    }
+
+    /// Commits one batch (on the committer's executor).
+    private func commit(_ batch: [[StoreChange]]) -> [Result<Void, any Error>] {
+        lock.withLock { _ in
+            for changes in batch { for change in changes { apply(change) } }
+            trim()
+        }
+        return batch.map { _ in .success(()) }
     }
 
     public func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot {
@@ -149,14 +166,17 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
 
     /// Finishes queued writes (as the SQLite store does), then refuses everything.
     public func close() async throws {
-        writeQueued()
-        syncWritten()
-        lock.withLock { isClosed = true }
+        steps.setMode(.atOnce)
+        _ = await steps.releaseWrites()
+        steps.releaseSync()
+        await committer.close()
+        lock.withLock { _ in isClosed = true }
+        releaseStore()
     }
 
     /// Runs `body` under the lock unless the store is closed.
     private func locked<T>(_ body: () -> T) throws -> T {
-        try lock.withLock {
+        try lock.withLock { _ in
             if isClosed { throw StoreError.closed }
             return body()
         }
@@ -202,6 +222,96 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
                 .sorted { ($0.invocation.receivedAt, $0.seq) < ($1.invocation.receivedAt, $1.seq) }
                 .prefix(cut)
             for victim in victims { rows[victim.invocation.id] = nil }
+        }
+    }
+}
+
+/// The memory store's steps: the executor it hands its committer, which holds drains while the
+/// mode is ``MemoryInvocationStore/Mode/stepped`` until ``releaseWrites()``, and the gate its
+/// no-op sync passes, held in that mode until ``releaseSync()`` has let its batches through.
+private final class Steps: @unchecked Sendable {
+    private let condition = ThreadCondition()
+    // Guarded by `condition`.
+    private var currentMode: MemoryInvocationStore.Mode
+    private var base = CommitExecutor.serialQueue()
+    private var heldDrains: [@Sendable () -> Void] = []
+    /// Batches through this sequence number may be synced in stepped mode.
+    private var syncAllowed: UInt64 = 0
+    private weak var weakCommitter: GroupCommitter?
+
+    init(mode: MemoryInvocationStore.Mode) {
+        currentMode = mode
+    }
+
+    var committer: GroupCommitter? {
+        get { condition.withLock { weakCommitter } }
+        set { condition.withLock { weakCommitter = newValue } }
+    }
+
+    var mode: MemoryInvocationStore.Mode { condition.withLock { currentMode } }
+
+    func setMode(_ mode: MemoryInvocationStore.Mode) {
+        condition.withLock {
+            currentMode = mode
+            condition.broadcast()
+        }
+    }
+
+    func setBase(_ executor: CommitExecutor) {
+        condition.withLock { base = executor }
+    }
+
+    /// The committer's executor: the base one, but for drains asked for in stepped mode.
+    var executor: CommitExecutor {
+        CommitExecutor(
+            drainLater: { [self] drain in
+                let now: CommitExecutor? = condition.withLock {
+                    if currentMode == .stepped {
+                        heldDrains.append(drain)
+                        return nil
+                    }
+                    return base
+                }
+                now?.drainLater(drain)
+            },
+            execute: { [self] job in condition.withLock { base }.execute(job) })
+    }
+
+    /// Hands the held drains to the base executor and waits until they have run.
+    func releaseWrites() async -> Int {
+        let (drains, executor, count) = condition.withLock { () -> ([@Sendable () -> Void], CommitExecutor, Int) in
+            defer { heldDrains = [] }
+            return (heldDrains, base, weakCommitter?.backlog.toWrite ?? 0)
+        }
+        for drain in drains {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                executor.drainLater {
+                    drain()
+                    done.resume()
+                }
+            }
+        }
+        return count
+    }
+
+    /// Lets the sync of every batch written so far go.
+    @discardableResult
+    func releaseSync() -> Int {
+        let committer = self.committer
+        let (through, count) = (committer?.writtenThrough ?? 0, committer?.backlog.toSync ?? 0)
+        condition.withLock {
+            syncAllowed = max(syncAllowed, through)
+            condition.broadcast()
+        }
+        return count
+    }
+
+    /// The no-op sync, on the sync thread: in stepped mode, waits until ``releaseSync()`` covers
+    /// what was written when it started.
+    func syncMayRun() {
+        let through = committer?.writtenThrough ?? 0
+        condition.withLock {
+            while currentMode == .stepped && syncAllowed < through { condition.wait() }
         }
     }
 }

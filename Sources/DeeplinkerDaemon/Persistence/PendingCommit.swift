@@ -5,11 +5,10 @@ import TaskThreads
 /// what the write causes (signals, deliveries) may go out from here. **Durable**: the WAL is
 /// fsynced, so it also survives a power loss; ``wait()`` and ``whenResolved(_:)`` wait for this,
 /// and replies promise it. A failed commit fails both; a failed fsync fails only the second.
-/// Resolved exactly once per step by the store; any number of waiters.
 ///
-/// The store starts the sync before it runs the written step's callbacks (``beginWritten()``,
-/// then ``finishWritten(_:)``), so the disk works while the effects go out; a durable outcome that
-/// arrives in between is held until they have run, so a reply never overtakes its signals.
+/// The store's committer settles both steps on its one owner (the daemon's bus thread), in order,
+/// and a written step's callbacks run before the durable step is settled; callbacks run on that
+/// owner. Resolved exactly once per step; any number of waiters.
 public final class PendingCommit: Sendable {
     fileprivate typealias Callback = @Sendable (Result<Void, any Error>) -> Void
 
@@ -19,52 +18,29 @@ public final class PendingCommit: Sendable {
         var waiters: [CheckedContinuation<Void, any Error>] = []
         var callbacks: [Callback] = []
         var writtenCallbacks: [Callback] = []
-        /// Between ``beginWritten()`` and ``finishWritten(_:)``: a durable outcome waits.
-        var runningWritten = false
-        /// Whether the durable outcome may be reported: known, and the written step's callbacks done.
-        var settled: Result<Void, any Error>? { runningWritten ? nil : result }
-
-        /// Takes the durable step's waiters and callbacks, once its outcome may be reported.
-        mutating func takeSettled() -> Settled? {
-            guard let outcome = settled else { return nil }
-            defer { (waiters, callbacks) = ([], []) }
-            return Settled(outcome: outcome, waiters: waiters, callbacks: callbacks)
-        }
-    }
-
-    /// The durable outcome with those it is reported to, taken under the lock, run outside it.
-    private struct Settled {
-        let outcome: Result<Void, any Error>
-        let waiters: [CheckedContinuation<Void, any Error>]
-        let callbacks: [Callback]
-
-        func report() {
-            for waiter in waiters { waiter.resume(with: outcome) }
-            for callback in callbacks { callback(outcome) }
-        }
-    }
-
-    /// The written step's callbacks, taken by ``beginWritten()`` and run by ``finishWritten(_:)``.
-    struct WrittenStep {
-        fileprivate let callbacks: [Callback]
     }
 
     private let state = LockedValue(State())
 
     init() {}
 
-    /// An already committed promise (the memory store, or nothing to write).
-    static func committed() -> PendingCommit {
+    /// An already committed promise (nothing to write, or refused before the committer).
+    static func resolved(_ outcome: Result<Void, any Error>) -> PendingCommit {
         let commit = PendingCommit()
-        commit.resolve(.success(()))
+        commit.resolve(outcome)
         return commit
+    }
+
+    /// An already committed promise (nothing to write).
+    static func committed() -> PendingCommit {
+        resolved(.success(()))
     }
 
     /// Waits until the write is durable. Not cancellable: the write happens regardless.
     public func wait() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let ready: Result<Void, any Error>? = state.withLock { state in
-                if let settled = state.settled { return settled }
+                if let result = state.result { return result }
                 state.waiters.append(continuation)
                 return nil
             }
@@ -76,7 +52,7 @@ public final class PendingCommit: Sendable {
     /// thread that resolves the commit, in the order they were registered: cheaper than a task per
     /// waiter on the reply path.
     public func whenResolved(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        when(\.settled, queue: \.callbacks, body)
+        when(\.result, queue: \.callbacks, body)
     }
 
     /// Runs `body` once the transaction is committed or has failed (at once if it already has), on
@@ -100,7 +76,7 @@ public final class PendingCommit: Sendable {
 
     /// Whether the durable outcome is known yet.
     public var isResolved: Bool {
-        state.withLock { $0.settled != nil }
+        state.withLock { $0.result != nil }
     }
 
     /// Whether the transaction's outcome is known yet.
@@ -108,39 +84,27 @@ public final class PendingCommit: Sendable {
         state.withLock { $0.written != nil }
     }
 
-    /// Settles the first step: the transaction is committed, not yet fsynced.
+    /// The transaction's outcome, once known.
+    public var writtenOutcome: Result<Void, any Error>? {
+        state.withLock { $0.written }
+    }
+
+    /// Settles the first step: the transaction is committed, not yet fsynced; runs its callbacks.
     func markWritten() {
-        finishWritten(beginWritten())
-    }
-
-    /// Records the transaction as committed and takes the callbacks waiting for that, without
-    /// running them: the store hands the commit to the sync first, then calls ``finishWritten(_:)``.
-    func beginWritten() -> WrittenStep {
-        state.withLock { state in
-            guard state.written == nil else { return WrittenStep(callbacks: []) }
+        let callbacks: [Callback] = state.withLock { state in
+            guard state.written == nil else { return [] }
             state.written = .success(())
-            state.runningWritten = true
             defer { state.writtenCallbacks = [] }
-            return WrittenStep(callbacks: state.writtenCallbacks)
+            return state.writtenCallbacks
         }
+        for callback in callbacks { callback(.success(())) }
     }
 
-    /// Runs the written step's callbacks, then the durable ones if the sync ended meanwhile.
-    func finishWritten(_ step: WrittenStep) {
-        for callback in step.callbacks { callback(.success(())) }
-        let settled = state.withLock { state -> Settled? in
-            state.runningWritten = false
-            return state.takeSettled()
-        }
-        settled?.report()
-    }
-
-    /// Settles the promise (and its first step, if still open, with the same outcome) and wakes
-    /// the waiters, or leaves that to ``finishWritten(_:)`` while the written callbacks run; later
-    /// calls are ignored.
+    /// Settles the promise (and its first step, if still open, with the same outcome, whose
+    /// callbacks run first) and wakes the waiters; later calls are ignored.
     func resolve(_ outcome: Result<Void, any Error>) {
-        let (written, settled) = state.withLock { state -> ([Callback], Settled?) in
-            guard state.result == nil else { return ([], nil) }
+        let taken = state.withLock { state -> (written: [Callback], waiters: [CheckedContinuation<Void, any Error>], callbacks: [Callback])? in
+            guard state.result == nil else { return nil }
             var written: [Callback] = []
             if state.written == nil {
                 state.written = outcome
@@ -148,9 +112,12 @@ public final class PendingCommit: Sendable {
                 state.writtenCallbacks = []
             }
             state.result = outcome
-            return (written, state.takeSettled())
+            defer { (state.waiters, state.callbacks) = ([], []) }
+            return (written, state.waiters, state.callbacks)
         }
-        for callback in written { callback(outcome) }
-        settled?.report()
+        guard let taken else { return }
+        for callback in taken.written { callback(outcome) }
+        for waiter in taken.waiters { waiter.resume(with: outcome) }
+        for callback in taken.callbacks { callback(outcome) }
     }
 }

@@ -34,13 +34,12 @@ public final class SQLiteInvocationStore: InvocationStore {
     let reader = LockedValue<SQLiteDatabase?>(nil)
     let committer: GroupCommitter
     let syncer: LogSyncer
-    let log: WriteAheadLog
+    let log: LogFileSync
     let gauge: WALGauge
     let checkpointer: WALCheckpointer
     /// How many records of a v4 delivery journal the open applied (tests, diagnostics).
     public let upgradedFromJournal: Int
     private let writeState = SQLiteWriteState()
-    private let failureHandlers = LockedValue<(error: (any Error)?, handlers: [@Sendable (any Error) -> Void])>((nil, []))
 
     /// Opens (creating if needed, mode 0700) `directory` and the database in it.
     /// Throws ``StoreError`` naming the path if the directory or the file is unusable or corrupt.
@@ -62,7 +61,7 @@ public final class SQLiteInvocationStore: InvocationStore {
         // Only new directory entries need the directory fsynced (a restart creates none).
         let creates = access(path, F_OK) != 0
         let state = writeState
-        let log = WriteAheadLog(databasePath: path, logger: logger)
+        let log = LogFileSync(databasePath: path, logger: logger)
         self.log = log
         let gauge = WALGauge()
         self.gauge = gauge
@@ -76,7 +75,6 @@ public final class SQLiteInvocationStore: InvocationStore {
         // Weak: the committer owns the syncer whose callbacks reach it, and a strong reference
         // would be a cycle that keeps the whole store alive after it closed.
         let committerBox = LockedValue(WeakCommitter())
-        let handlers = failureHandlers
         syncer = LogSyncer(
             beforeSync: beforeSync,
             afterSync: { (othersWaiting: Bool) throws(StoreError) in
@@ -93,18 +91,8 @@ public final class SQLiteInvocationStore: InvocationStore {
                     logger.warning("\(error.description); the log keeps it, the next checkpoint tries again")
                 }
             },
-            onFailure: { error in
-                logger.error("\(error); nothing more is acknowledged, and the daemon stops (SPEC §9)")
-                committerBox.withLock { $0.committer }?.fail(error as? StoreError ?? .syncFailed(path: path, reason: "\(error)"))
-                let toCall = handlers.withLock { state -> [@Sendable (any Error) -> Void] in
-                    state.error = error
-                    defer { state.handlers = [] }
-                    return state.handlers
-                }
-                for handler in toCall { handler(error) }
-            },
             atEnd: { checkpointer.close() }
-        ) { try log.sync() }
+        ) { () throws(StoreError) in try log.sync() }
         committer = GroupCommitter(beforeBatch: beforeBatch, syncer: syncer, gauge: gauge) { batch in
             writer.withLock { db in
                 Self.commit(batch, db: db, state: state, historyLimit: limit).map { result in
@@ -113,6 +101,7 @@ public final class SQLiteInvocationStore: InvocationStore {
             }
         }
         committerBox.withLock { $0.committer = committer }
+        committer.whenSyncFails { logger.error("\($0); nothing more is acknowledged, and the daemon stops (SPEC §9)") }
         if creates { try Self.syncDirectory(directory) }
     }
 
@@ -138,16 +127,12 @@ public final class SQLiteInvocationStore: InvocationStore {
         return committer.submit(changes)
     }
 
-    public func scheduleCommits(on scheduler: @escaping CommitScheduler) {
-        committer.schedule(on: scheduler)
+    public func scheduleCommits(on executor: CommitExecutor) {
+        committer.schedule(on: executor)
     }
 
     public func whenSyncFails(_ body: @escaping @Sendable (any Error) -> Void) {
-        let failed = failureHandlers.withLock { state -> (any Error)? in
-            if state.error == nil { state.handlers.append(body) }
-            return state.error
-        }
-        if let failed { body(failed) }
+        committer.whenSyncFails(body)
     }
 
     public func close() async throws {
@@ -159,7 +144,7 @@ public final class SQLiteInvocationStore: InvocationStore {
         }
         // After a failed sync nothing may be checkpointed: the log's pages in memory may not be
         // what is on disk. The daemon exits without closing; SQLite's recovery keeps what is there.
-        if syncer.failedWith != nil { return }
+        if committer.failedWith != nil { return }
         // The checkpoint a closing connection makes syncs by its own flags: the writer's are OFF.
         // TRUNCATE, so the next start finds no log to replay.
         let checkpointError: SQLiteError? = writer.withLock { db in
@@ -197,7 +182,7 @@ public final class SQLiteInvocationStore: InvocationStore {
     /// and checkpoints it) and installs the ``WALGauge``'s hook. Every failure is mapped to a
     /// ``StoreError`` naming `path`.
     private static func openWriter(
-        path: String, state: SQLiteWriteState, log: WriteAheadLog, gauge: WALGauge, logger: Logger
+        path: String, state: SQLiteWriteState, log: LogFileSync, gauge: WALGauge, logger: Logger
     ) throws -> (SQLiteDatabase, upgraded: Int) {
         // Checked before SQLite opens it: on a failed open SQLite deletes the -wal and -shm, which
         // must be kept beside a database that is set aside.

@@ -26,7 +26,7 @@ struct OrderTests {
         try await InProcessDaemon.withDaemon(routeFiles: Self.routes, store: store) { (d: InProcessDaemon) async throws in
             let active = d.send("SetAppState", [.string(Self.app), .string("active")])
             try await Self.roundTrip(d)
-            store.writeQueued()
+            await store.writeQueued()
             store.syncWritten()
             _ = try await active.wait { _ in true }
 
@@ -36,7 +36,7 @@ struct OrderTests {
             #expect(!d.timeline.all.contains("sent Deliver"), "no delivery before `delivering` is written: \(d.timeline.all)")
             #expect(!d.timeline.all.contains("reply OpenURL"))
 
-            store.writeQueued()
+            await store.writeQueued()
             try await d.timeline.wait { $0 == "sent Deliver" }
             try await Self.roundTrip(d)
             #expect(!d.timeline.all.contains("reply OpenURL"), "written is not durable: no reply yet")
@@ -144,7 +144,7 @@ struct MemoryWithCommitTests {
             await core.notificationClicked(id: 5, action: "default")
             #expect(await core.postedNotifications[5] == nil, "not in memory before its commit")
             store.setMode(.atOnce)
-            store.writeQueued()
+            await store.writeQueued()
             store.syncWritten()
             try await clicked.wait()
             try await Self.settle(d)
@@ -158,7 +158,7 @@ struct MemoryWithCommitTests {
             await core.notificationClosed(6)
             await core.notificationClicked(id: 6, action: "default")
             store.setMode(.atOnce)
-            store.writeQueued()
+            await store.writeQueued()
             store.syncWritten()
             try await closed.wait()
             try await Self.settle(d)
@@ -173,7 +173,7 @@ struct MemoryWithCommitTests {
             await core.notificationClosed(8)
             await core.notificationClicked(id: 8, action: "default")
             store.setMode(.atOnce)
-            store.writeQueued()
+            await store.writeQueued()
             store.syncWritten()
             try await Self.settle(d)
             #expect(await core.postedNotifications[8] == nil)
@@ -242,8 +242,10 @@ struct MemoryWithCommitTests {
         }
     }
 
-    /// Lets the bus thread run what the last commit queued there.
+    /// Waits until what was written before is durable (its callbacks ran on the bus thread), then
+    /// lets the bus thread run what they queued there.
     static func settle(_ d: InProcessDaemon) async throws {
+        await d.store.settled()
         _ = try await d.reply("ListApps", [])
     }
 }

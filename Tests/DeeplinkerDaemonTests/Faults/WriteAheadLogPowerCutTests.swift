@@ -3,7 +3,7 @@ import DeeplinkerTestSupport
 import Foundation
 import Testing
 
-/// `WriteAheadLog.sync()` really reaches the disk: on a ``FaultyFileSystem`` in power-cut mode,
+/// `LogFileSync.sync()` really reaches the disk: on a ``FaultyFileSystem`` in power-cut mode,
 /// what was written before the sync survives a cut and what was written after it does not. A
 /// sync that did nothing (or synced another file) would lose the first part too.
 @Suite(
@@ -22,7 +22,7 @@ struct WriteAheadLogPowerCutTests {
 
         let writer = try #require(FileHandle(forWritingAtPath: try Self.create(database + "-wal")))
         try writer.write(contentsOf: synced)
-        let log = WriteAheadLog(databasePath: database)
+        let log = LogFileSync(databasePath: database)
         try log.sync()
         try writer.write(contentsOf: unsynced)
         try writer.close()

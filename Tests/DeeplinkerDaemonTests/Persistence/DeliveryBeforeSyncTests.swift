@@ -22,23 +22,35 @@ import Testing
             defer { app.close() }
 
             gate.close()
-            let replied = Locked(false)
-            let call = Task {
-                let reply = try await f.openURL(recipes, "bestrecipes://recipe/7")
-                replied.set(true)
-                return reply
+            // Both replies come back on the client's loop thread in the order the daemon wrote
+            // them, so a barrier call answered after the OpenURL was read shows whether its reply
+            // had gone out by then.
+            let replies = Recorder<String>()
+            let answer = Locked<[DBusValue]>([])
+            func start(_ member: String, _ arguments: [DBusValue], _ then: @escaping @Sendable ([DBusValue]) -> Void = { _ in }) throws {
+                let message = try DBusMessage.methodCall(
+                    destination: DaemonFixture.busName, path: DaemonFixture.objectPath, interface: DaemonFixture.interface,
+                    member: member, arguments: arguments)
+                f.client.startCall(message, timeout: .seconds(20)) { result in
+                    then((try? result.get().arguments()) ?? [])
+                    replies.put(member)
+                }
             }
+            try start("OpenURL", [.string(recipes), .string("bestrecipes://recipe/7")]) { answer.set($0) }
             let delivered = try await app.received.first { $0.target == "recipe" }
             #expect(delivered.parameters["id"] == "7")
             _ = try await gate.held.first { _ in true }
-            #expect(!replied.value, "no reply while the invocation is not durable")
+            try start("ListApps", [])
+            _ = try await replies.first { $0 == "ListApps" }
+            #expect(!replies.all.contains("OpenURL"), "no reply while the invocation is not durable")
             let stored = try await store.invocation(id: delivered.invocationID)
             #expect(stored != nil, "what was delivered is in the database (a restarted daemon finds it)")
 
             gate.open()
-            let reply = try await call.value
-            #expect(reply.id == delivered.invocationID)
-            try await f.waitStatus(reply.id, "delivered")
+            _ = try await replies.first { $0 == "OpenURL" }
+            #expect(DaemonFixture.RouteReply(answer.value).id == delivered.invocationID)
+            #expect(replies.all == ["ListApps", "OpenURL"])
+            try await f.waitStatus(delivered.invocationID, "delivered")
         }
     }
 

@@ -2,14 +2,15 @@ import Glibc
 import Logging
 import SQLite
 
-/// The database's write-ahead log, opened by path so that it can be `fdatasync`ed apart from the
-/// commit: with `synchronous = OFF` SQLite's commit writes the WAL frames without syncing them.
+/// Syncs the database's write-ahead log file, opened by path so that it can be `fdatasync`ed apart
+/// from the commit: with `synchronous = OFF` SQLite's commit writes the WAL frames without syncing
+/// them. It only syncs the file; SQLite writes it.
 ///
 /// SQLite keeps writing the one `-wal` file as long as a connection is open; the descriptor is
 /// still checked against the path before every sync (its device and inode), and a file that was
 /// replaced is reopened and logged as a warning, so a stale descriptor can never sync the wrong
 /// file unnoticed. Used from one thread at a time (the store's sync thread).
-final class WriteAheadLog: @unchecked Sendable {
+final class LogFileSync: @unchecked Sendable {
     /// The `-wal` file's path.
     let path: String
     private var fd: Int32 = -1
@@ -18,7 +19,7 @@ final class WriteAheadLog: @unchecked Sendable {
     private(set) var replacedCount = 0
     private let logger: Logger
 
-    /// The log of the database at `databasePath`; failures and a replaced file are logged to `logger`.
+    /// Syncs the log of the database at `databasePath`; failures and a replaced file are logged to `logger`.
     init(databasePath: String, logger: Logger = Logger(label: "deeplinker.store")) {
         path = databasePath + "-wal"
         self.logger = logger

@@ -5,14 +5,14 @@ import Testing
 
 /// The descriptor the sync thread `fdatasync`s is checked against the path before each sync: a
 /// replaced log is reopened and counted, a missing one refuses to promise anything.
-struct WriteAheadLogTests {
+struct LogFileSyncTests {
     @Test("a replaced -wal file is noticed and reopened; a missing one fails naming it and the errno")
     func replacedAndMissingLog() throws {
         let directory = try TemporaryDirectory()
         let database = directory.appending("db.sqlite")
         #expect(FileManager.default.createFile(atPath: database + "-wal", contents: Data("one".utf8)))
         let captured = CapturedLog()
-        let log = WriteAheadLog(databasePath: database, logger: captured.logger())
+        let log = LogFileSync(databasePath: database, logger: captured.logger())
         try log.sync()
         try log.sync()
         #expect(log.replacedCount == 0, "the first open is no replacement")
