@@ -3,15 +3,26 @@ import SQLite
 import TaskThreads
 
 extension SQLiteInvocationStore {
-    public func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot {
+    /// Open invocations through the partial index `invocation_open`, app states, last routes: no
+    /// read grows with the history kept.
+    public func loadSnapshot() async throws -> EngineSnapshot {
         try await read { db in
             let open = try db.statement(Self.selectInvocation + " WHERE status IN ('pending', 'delivering')").rows([], Self.invocation(from:))
-            let recent = try db.statement(Self.selectInvocation + """
-                 WHERE received_at >= ?1 AND dedupe_key IS NOT NULL AND status <> 'rejected'
-                """).rows([.integer(dedupeSince)], Self.invocation(from:))
-            return EngineSnapshot(
-                openInvocations: open, appStates: try Self.fetchAppStates(db), lastDeliveredRoutes: try Self.fetchLastRoutes(db),
-                recentInvocations: recent)
+            return EngineSnapshot(openInvocations: open, appStates: try Self.fetchAppStates(db), lastDeliveredRoutes: try Self.fetchLastRoutes(db))
+        }
+    }
+
+    /// On the writer connection, on the calling thread (the bus thread, which also commits): it
+    /// sees every commit, and waits for none. Through `invocation_by_dedupe_key` (schema v6).
+    public func firstInvocation(appID: String, dedupeKey: String, since: Int64) throws -> Invocation? {
+        guard !committer.closed else { throw StoreError.closed }
+        return try writer.withLock { db in
+            try Self.mapped(path) {
+                try db.statement(Self.selectInvocation + """
+                     WHERE app_id = ?1 AND dedupe_key = ?2 AND received_at >= ?3 AND status <> 'rejected'
+                     ORDER BY received_at, seq LIMIT 1
+                    """).first([.text(appID), .text(dedupeKey), .integer(since)], Self.invocation(from:))
+            }
         }
     }
 
