@@ -3,6 +3,7 @@ import DeeplinkerCore
 import DeeplinkerDaemon
 import DeeplinkerProtocol
 import Foundation
+import Spawn
 
 /// Cold start: a `ResolveURL` to `org.deeplinker.Deeplinker1` while nobody owns it, so `dbus-daemon`
 /// activates the release `deeplinkerd` from a service file, until the daemon's first reply; then,
@@ -119,6 +120,15 @@ enum ColdStartBenchmark {
         }
         if !batch.isEmpty { try await store.write(batch) }
         try await store.close()
+        // To measure a daemon of schema v5 (before the de-duplication index), with the sqlite3 tool:
+        // the same rows, as v5.
+        if ProcessInfo.processInfo.environment["DEEPLINKER_BENCH_SCHEMA"] == "5" {
+            let tool = try ChildProcess(
+                executable: "/usr/bin/sqlite3",
+                arguments: [store.path, "DROP INDEX IF EXISTS invocation_by_dedupe_key; PRAGMA user_version = 5; PRAGMA wal_checkpoint(TRUNCATE);"],
+                environment: [:], standardInput: .null, standardOutput: .null, standardError: .null)
+            _ = tool.waitUntilExit()
+        }
     }
 
     /// One activation on a new bus: the time from sending the call to its reply, in ms, the CPU
