@@ -32,7 +32,9 @@ public func buildDaemon(_ configuration: DaemonConfiguration, logger: Logger = L
         }
         let daemon = Daemon(configuration, routes: routes, store: try await opening.value.store, connection: connection, logger: logger)
         do {
-            try await serve(daemon, stored: try await opening.value, connection: connection, logger: logger)
+            let stored = try await opening.value
+            try await serve(daemon, stored: stored, connection: connection, logger: logger)
+            stored.checkAfterServing(logger: logger)
         } catch {
             daemon.watcher.stop()
             throw error

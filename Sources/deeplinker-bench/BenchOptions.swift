@@ -63,7 +63,8 @@ struct BenchOptions: Sendable {
                    built: its CPU per call beside dbus-daemon's, idle RSS and wake-ups, a run without fsync;
                    then the table of the performance goals
           routing  the route-matching benchmark
-          coldstart  bus activation of deeplinkerd to its first reply (goal ≤ 10 ms)
+          coldstart  bus activation of deeplinkerd to its first reply (ResolveURL) and its idle RSS, on a young
+                   database and on one of 10,000 invocations of the last hour (goals ≤ 5 ms, ≤ 10 MiB)
           callers  the first call of a new connection (caller lookup) against later calls (cached caller)
           focus    X11 focus change → route delivered through focus-watch, beside BecameActive → delivered
                    (Xvfb + openbox + GTK3 windows; goal p50 ≤ BecameActive + 5 ms); --backend gnome: a

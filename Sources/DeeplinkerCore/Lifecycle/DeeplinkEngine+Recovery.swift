@@ -10,7 +10,8 @@ extension DeeplinkEngine {
     ///   `superseded`. One found `delivering` (the daemon died before the outcome) becomes `pending`
     ///   with `redelivery` set, so it is delivered again, flagged, once the app is active — at once if
     ///   its restored state is `active`.
-    /// - Last delivered routes and recent dedupe entries are taken over.
+    /// - Last delivered routes are taken over. De-duplication keys are not: the daemon asks the
+    ///   store for one when it is needed (``storedDuplicateSince(appID:key:)``).
     ///
     /// Call it once, before any other event; returns the effects to persist and carry out.
     public mutating func recover(from snapshot: EngineSnapshot, currentOwners: [String: String]) -> [EngineEffect] {
@@ -49,18 +50,6 @@ extension DeeplinkEngine {
         for (appID, route) in snapshot.lastDeliveredRoutes {
             appIDs.insert(appID)
             withRecord(appID) { $0.lastDelivered = route }
-        }
-
-        for invocation in snapshot.recentInvocations {
-            guard let key = invocation.dedupeKey else { continue }
-            appIDs.insert(invocation.appID)
-            withRecord(invocation.appID) { record in
-                if let kept = record.recent[key], kept.receivedAt <= invocation.receivedAt { return }
-                record.remember(invocation, key: key)
-            }
-        }
-        for appID in appIDs {
-            withRecord(appID) { $0.recentOrder.sort { $0.receivedAt < $1.receivedAt } }
         }
 
         let open = Dictionary(grouping: snapshot.openInvocations.filter { !$0.status.isFinal }, by: \.appID)

@@ -7,6 +7,9 @@
 /// injected ``EngineClock``. It is a value type: the daemon keeps one inside a single actor.
 public struct DeeplinkEngine: Sendable {
     let clock: any EngineClock
+    /// When the engine was made (engine µs): it has seen every invocation since, and the store
+    /// holds the ones before (``storedDuplicateSince(appID:key:)``).
+    public let startedAt: Int64
 
     /// The engine clock's time, µs since the Unix epoch (for ids and timestamps made around it).
     public var now: Int64 { clock.nowMicroseconds() }
@@ -20,6 +23,7 @@ public struct DeeplinkEngine: Sendable {
 
     public init(clock: any EngineClock = SystemEngineClock(), policies: [String: AppPolicy] = [:]) {
         self.clock = clock
+        self.startedAt = clock.nowMicroseconds()
         self.policies = policies
     }
 

@@ -29,6 +29,15 @@ extension EngineAppRecord {
         recentOrder.append(RecentKey(key: key, receivedAt: invocation.receivedAt))
     }
 
+    /// ``remember(_:key:)`` for an invocation that may be older than keys already kept (one read
+    /// from the store): placed by receipt time, so pruning from the front stays in order.
+    mutating func rememberInOrder(_ invocation: Invocation, key: String) {
+        recent[key] = invocation
+        var index = recentOrder.endIndex
+        while index > recentHead, recentOrder[index - 1].receivedAt > invocation.receivedAt { index -= 1 }
+        recentOrder.insert(RecentKey(key: key, receivedAt: invocation.receivedAt), at: index)
+    }
+
     /// Brings the app to the user for an invocation: `.launch` if it is not running and no launch
     /// was requested in the last ``relaunchInterval`` (a burst of invocations for a starting app
     /// launches it once); `.raise` to its owner if it runs but is not active and `raise` is on. A

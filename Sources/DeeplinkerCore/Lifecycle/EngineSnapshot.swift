@@ -1,4 +1,5 @@
-/// What the store hands the engine at start-up to rebuild its state after a restart or crash.
+/// What the store hands the engine at start-up to rebuild its state after a restart or crash: what
+/// serving needs, not the history (de-duplication asks the store per key, ``DeeplinkEngine/storedDuplicateSince(appID:key:)``).
 public struct EngineSnapshot: Sendable, Hashable {
     /// Invocations whose status is `pending` or `delivering`, any order.
     public var openInvocations: [Invocation]
@@ -6,18 +7,14 @@ public struct EngineSnapshot: Sendable, Hashable {
     public var appStates: [AppStateRecord]
     /// Each app's last delivered route (for `restore-last-route`).
     public var lastDeliveredRoutes: [String: Route]
-    /// Invocations with a dedupe key received recently (for de-duplication across a restart).
-    public var recentInvocations: [Invocation]
 
     public init(
         openInvocations: [Invocation] = [],
         appStates: [AppStateRecord] = [],
-        lastDeliveredRoutes: [String: Route] = [:],
-        recentInvocations: [Invocation] = []
+        lastDeliveredRoutes: [String: Route] = [:]
     ) {
         self.openInvocations = openInvocations
         self.appStates = appStates
         self.lastDeliveredRoutes = lastDeliveredRoutes
-        self.recentInvocations = recentInvocations
     }
 }

@@ -57,6 +57,7 @@ extension DaemonCore {
         }
         let request = InvocationRequest(
             id: id, appID: resolved.appID, route: resolved.route, dedupeKey: key, platformData: data, launchKind: launchKind)
+        try rememberStoredDuplicate(appID: resolved.appID, key: key)
         let admission = try engine.receive(request)
         var commit = apply(admission.effects)
         if admission.isDuplicate {
@@ -69,6 +70,19 @@ extension DaemonCore {
             id: invocation.id, target: invocation.route?.target ?? "", parameters: invocation.route?.parameters ?? [:],
             kind: admission.isDuplicate ? (invocation.launchKind ?? launchKind) : launchKind)
         return (.success(reply), commit)
+    }
+
+    /// De-duplication across a restart (SPEC §6): when the key's window reaches back before the
+    /// engine started, the first invocation with it is read from the store (an indexed read on this
+    /// thread) and handed to the engine. A failed read refuses the invocation with `StorageFailed`.
+    private func rememberStoredDuplicate(appID: String, key: String) throws(DeeplinkerError) {
+        guard let since = engine.storedDuplicateSince(appID: appID, key: key) else { return }
+        do {
+            if let first = try store.firstInvocation(appID: appID, dedupeKey: key, since: since) { engine.rememberStored(first) }
+        } catch {
+            logger.error("de-duplication look-up for \(appID) failed: \(error)")
+            throw .storageFailed("\(error)")
+        }
     }
 
     /// An invocation refused before routing (an oversized argument, an ill-typed `platform_data`

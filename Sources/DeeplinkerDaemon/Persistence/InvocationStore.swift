@@ -15,9 +15,14 @@ public protocol InvocationStore: Sendable {
     /// `executor` instead of the store's own serial queue: the daemon hands it its bus thread.
     func scheduleCommits(on executor: CommitExecutor)
 
-    /// Everything the engine needs at start-up; `dedupeSince` (µs since the epoch) bounds the
-    /// recent invocations loaded for de-duplication.
-    func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot
+    /// What the engine needs at start-up: open invocations, app states, last delivered routes.
+    /// Reads no row per retained invocation beyond the open ones.
+    func loadSnapshot() async throws -> EngineSnapshot
+
+    /// The first invocation of `appID` with `dedupeKey` received at or after `since` (µs since
+    /// the epoch), rejected ones excepted: the one a repeat de-duplicates to (SPEC §6). Synchronous,
+    /// on the caller's thread (the bus thread, between its commits), through an index.
+    func firstInvocation(appID: String, dedupeKey: String, since: Int64) throws -> Invocation?
 
     /// Retained invocations, newest first (by receipt time); `appID` `nil` = all apps, `limit` 0 = all.
     func history(appID: String?, limit: Int) async throws -> [Invocation]

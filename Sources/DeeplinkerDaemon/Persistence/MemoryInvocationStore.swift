@@ -116,17 +116,24 @@ public final class MemoryInvocationStore: InvocationStore, @unchecked Sendable {
         return batch.map { _ in .success(()) }
     }
 
-    public func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot {
+    public func loadSnapshot() async throws -> EngineSnapshot {
         try locked {
-            let all = rows.values.map(\.invocation)
-            return EngineSnapshot(
-                openInvocations: all.filter { !$0.status.isFinal },
+            EngineSnapshot(
+                openInvocations: rows.values.map(\.invocation).filter { !$0.status.isFinal },
                 appStates: states.values.sorted { $0.appID < $1.appID },
-                lastDeliveredRoutes: lastRoutes,
-                recentInvocations: all.filter {
-                    $0.dedupeKey != nil && $0.receivedAt >= dedupeSince && $0.status != .rejected
-                }
+                lastDeliveredRoutes: lastRoutes
             )
+        }
+    }
+
+    public func firstInvocation(appID: String, dedupeKey: String, since: Int64) throws -> Invocation? {
+        try locked {
+            rows.values
+                .filter {
+                    $0.invocation.appID == appID && $0.invocation.dedupeKey == dedupeKey && $0.invocation.receivedAt >= since
+                        && $0.invocation.status != .rejected
+                }
+                .min { ($0.invocation.receivedAt, $0.seq) < ($1.invocation.receivedAt, $1.seq) }?.invocation
         }
     }
 

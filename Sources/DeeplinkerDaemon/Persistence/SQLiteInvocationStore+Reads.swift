@@ -3,17 +3,34 @@ import SQLite
 import TaskThreads
 
 extension SQLiteInvocationStore {
-    public func loadSnapshot(dedupeSince: Int64) async throws -> EngineSnapshot {
+    /// Open invocations through the partial index `invocation_open`, app states, last routes: no
+    /// read grows with the history kept.
+    public func loadSnapshot() async throws -> EngineSnapshot {
         try await read { db in
-            let open = try db.statement(Self.selectInvocation + " WHERE status IN ('pending', 'delivering')").rows([], Self.invocation(from:))
-            let recent = try db.statement(Self.selectInvocation + """
-                 WHERE received_at >= ?1 AND dedupe_key IS NOT NULL AND status <> 'rejected'
-                """).rows([.integer(dedupeSince)], Self.invocation(from:))
-            return EngineSnapshot(
-                openInvocations: open, appStates: try Self.fetchAppStates(db), lastDeliveredRoutes: try Self.fetchLastRoutes(db),
-                recentInvocations: recent)
+            let open = try db.statement(Self.selectOpenInvocations).rows([], Self.invocation(from:))
+            return EngineSnapshot(openInvocations: open, appStates: try Self.fetchAppStates(db), lastDeliveredRoutes: try Self.fetchLastRoutes(db))
         }
     }
+
+    /// On the writer connection, on the calling thread (the bus thread, which also commits): it
+    /// sees every commit, and waits for none. Through `invocation_by_dedupe_key` (schema v6).
+    public func firstInvocation(appID: String, dedupeKey: String, since: Int64) throws -> Invocation? {
+        guard !committer.closed else { throw StoreError.closed }
+        return try writer.withLock { db in
+            try Self.mapped(path) {
+                try db.statement(Self.selectFirstInvocation).first([.text(appID), .text(dedupeKey), .integer(since)], Self.invocation(from:))
+            }
+        }
+    }
+
+    /// The open invocations: a scan of the partial index `invocation_open`, not of the history.
+    static let selectOpenInvocations = selectInvocation + " WHERE status IN ('pending', 'delivering')"
+
+    /// The de-duplication look-up: a search of `invocation_by_dedupe_key`, already in order.
+    static let selectFirstInvocation = selectInvocation + """
+         WHERE app_id = ?1 AND dedupe_key = ?2 AND received_at >= ?3 AND status <> 'rejected'
+         ORDER BY received_at, seq LIMIT 1
+        """
 
     public func history(appID: String?, limit: Int) async throws -> [Invocation] {
         try await read { db in

@@ -57,7 +57,7 @@ extension SQLiteInvocationStore {
 
     /// Decodes a string map stored by ``encodeJSON(_:)``.
     static func decodeJSON(_ text: String, orThrow error: StoreError) throws -> [String: String] {
-        guard let map = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else { throw error }
+        guard let map = StringMapJSON.decode(text) else { throw error }
         return map
     }
 }

@@ -5,11 +5,12 @@ extension SQLiteInvocationStore {
     /// comes from a newer daemon and is set aside, not opened; a lower one is migrated. Version 1 is
     /// the first shipped schema, which left `user_version` at 0 (its `grdb_migrations` table, kept
     /// as it is, says `v1`).
-    static let schemaVersion = 5
+    static let schemaVersion = 6
 
     /// The migrations, in order: `migrations[n - 1]` takes a database from version `n - 1` to `n`
     /// and ends by setting `user_version` to `n` (v1 excepted). Never edit a shipped one; add one
-    /// and raise ``schemaVersion``. v1–v5 are the statements GRDB's migrator ran, verbatim.
+    /// and raise ``schemaVersion``. v1–v5 are the statements GRDB's migrator ran, verbatim; v6 is
+    /// the first of this binding.
     static let migrations: [String] = [
         // v1: the first schema.
         """
@@ -90,6 +91,13 @@ extension SQLiteInvocationStore {
         """
                 DROP TABLE IF EXISTS journal_state;
                 PRAGMA user_version = 5;
+        """,
+        // v6: de-duplication looks a key up when an invocation arrives, instead of loading every
+        // key of the last hour at start (``firstInvocation(appID:dedupeKey:since:)``).
+        """
+                CREATE INDEX invocation_by_dedupe_key ON invocation(app_id, dedupe_key, received_at)
+                    WHERE dedupe_key IS NOT NULL;
+                PRAGMA user_version = 6;
         """,
     ]
 

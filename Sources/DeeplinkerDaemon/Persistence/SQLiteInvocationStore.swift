@@ -39,6 +39,9 @@ public final class SQLiteInvocationStore: InvocationStore {
     let checkpointer: WALCheckpointer
     /// How many records of a v4 delivery journal the open applied (tests, diagnostics).
     public let upgradedFromJournal: Int
+    /// The last daemon did not close the database (its write-ahead log was not empty at open):
+    /// SQLite's recovery replayed it; ``checkIntegrity(logger:completion:)`` may look further.
+    public let stoppedUncleanly: Bool
     private let writeState = SQLiteWriteState()
 
     /// Opens (creating if needed, mode 0700) `directory` and the database in it.
@@ -60,6 +63,9 @@ public final class SQLiteInvocationStore: InvocationStore {
         self.historyLimit = max(1, historyLimit)
         // Only new directory entries need the directory fsynced (a restart creates none).
         let creates = access(path, F_OK) != 0
+        // A clean close checkpoints and truncates the log; anything in it is what a crash left.
+        var walInfo = stat()
+        stoppedUncleanly = stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0
         let state = writeState
         let log = LogFileSync(databasePath: path, logger: logger)
         self.log = log
@@ -197,8 +203,9 @@ public final class SQLiteInvocationStore: InvocationStore {
             guard version <= schemaVersion else {
                 throw StoreError.unknownSchema(path: path, version: version, known: schemaVersion)
             }
-            let check = try db.text("PRAGMA quick_check")
-            guard check == "ok" else { throw StoreError.corrupt(path: path, reason: check ?? "quick_check returned nothing") }
+            // No integrity pass over the whole file here: it would read every page on the way to
+            // the first reply. SQLite's WAL recovery protects the file; after an unclean stop the
+            // daemon checks it once serving (``checkIntegrity(logger:completion:)``).
             let upgraded = try V4DeliveryJournal.upgrade(databasePath: path, db: db, state: state, sync: { try log.sync() }, logger: logger)
             if version < schemaVersion {
                 try migrate(db, from: version)

@@ -2,7 +2,9 @@ import DeeplinkerCore
 import Logging
 
 /// What the daemon reads from its store before it serves: the open store, the notifications it
-/// posted, the engine's snapshot, the published shortcuts and the domain checks.
+/// posted, the engine's snapshot (open invocations, app states, last routes), the published
+/// shortcuts and the domain checks. None of it grows with the history kept: de-duplication keys are
+/// looked up when an invocation arrives (``InvocationStore/firstInvocation(appID:dedupeKey:since:)``).
 struct StoredState: Sendable {
     let store: any InvocationStore
     let posted: [UInt32: PostedNotification]
@@ -16,8 +18,7 @@ struct StoredState: Sendable {
         let store = try configuration.store ?? openDatabase(configuration, logger: logger)
         do {
             let posted = try await store.notifications()
-            // Keys used within the last hour still de-duplicate after a restart.
-            let snapshot = try await store.loadSnapshot(dedupeSince: configuration.clock.nowMicroseconds() - 3_600_000_000)
+            let snapshot = try await store.loadSnapshot()
             let published = try await store.allShortcuts()
             let domainChecks = try await store.domainChecks()
             return StoredState(store: store, posted: posted, snapshot: snapshot, published: published, domainChecks: domainChecks)
@@ -25,6 +26,13 @@ struct StoredState: Sendable {
             try? await store.close()
             throw error
         }
+    }
+
+    /// Once the daemon serves: checks the database's integrity off the bus thread if the last daemon
+    /// stopped uncleanly (``SQLiteInvocationStore/checkIntegrity(logger:completion:)``).
+    func checkAfterServing(logger: Logger) {
+        guard let database = store as? SQLiteInvocationStore, database.stoppedUncleanly else { return }
+        database.checkIntegrity(logger: logger)
     }
 
     /// Waits for an open that is no longer wanted (the daemon did not get the bus or the name) and

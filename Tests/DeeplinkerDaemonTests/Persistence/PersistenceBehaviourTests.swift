@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func snapshotHoldsOpenInvocationsStatesLastRoutesAndRecentOnes(kind: StoreKind) async throws {
+    func snapshotHoldsOpenInvocationsStatesAndLastRoutesOnly(kind: StoreKind) async throws {
         let (store, directory) = try kind.make()
         defer { _ = directory }
         let delivered = S.invocation("a", status: .delivered, at: 100)
@@ -135,11 +135,33 @@ import Testing
         let state = AppStateRecord(appID: S.app, state: .inactive, owner: ":1.9", updatedAt: 1)
         try await store.write([.invocation(old), .invocation(delivered), .invocation(pending), .invocation(delivering), .appState(state)])
 
-        let snapshot = try await store.loadSnapshot(dedupeSince: 50)
+        let snapshot = try await store.loadSnapshot()
         #expect(Set(snapshot.openInvocations.map(\.id)) == ["b", "c"])
         #expect(snapshot.appStates == [state])
         #expect(snapshot.lastDeliveredRoutes == [S.app: delivered.route!])
-        #expect(Set(snapshot.recentInvocations.map(\.id)) == ["a", "b", "c"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func firstInvocationIsTheOldestWithTheKeySinceTheGivenTimeRejectedOnesExcepted(kind: StoreKind) async throws {
+        let (store, directory) = try kind.make()
+        defer { _ = directory }
+        func keyed(_ id: String, _ key: String, app: String = S.app, status: InvocationStatus = .delivered, at time: Int64) -> Invocation {
+            var invocation = S.invocation(id, app: app, status: status, at: time)
+            invocation.dedupeKey = key
+            return invocation
+        }
+        try await store.write([
+            .invocation(keyed("old", "k", at: 100)), .invocation(keyed("rejected", "k", status: .rejected, at: 150)),
+            .invocation(keyed("first", "k", at: 200)), .invocation(keyed("later", "k", status: .pending, at: 300)),
+            .invocation(keyed("other-key", "j", at: 160)), .invocation(keyed("other-app", "k", app: "org.other.App", at: 170)),
+        ])
+        #expect(try store.firstInvocation(appID: S.app, dedupeKey: "k", since: 101)?.id == "first")
+        #expect(try store.firstInvocation(appID: S.app, dedupeKey: "k", since: 100)?.id == "old")
+        #expect(try store.firstInvocation(appID: S.app, dedupeKey: "k", since: 100)?.status == .delivered)
+        #expect(try store.firstInvocation(appID: S.app, dedupeKey: "k", since: 301) == nil)
+        #expect(try store.firstInvocation(appID: S.app, dedupeKey: "j", since: 0)?.id == "other-key")
+        #expect(try store.firstInvocation(appID: "org.other.App", dedupeKey: "k", since: 0)?.id == "other-app")
+        #expect(try store.firstInvocation(appID: S.app, dedupeKey: "none", since: 0) == nil)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -149,7 +171,7 @@ import Testing
         try await store.write([.invocation(S.invocation("a", status: .delivered, at: 1))])
         try await store.write([.invocation(S.invocation("b", status: .expired, at: 2))])
         #expect(try await store.history(appID: nil, limit: 0).map(\.id) == ["b"])
-        #expect(try await store.loadSnapshot(dedupeSince: 0).lastDeliveredRoutes[S.app]?.parameters["id"] == "a")
+        #expect(try await store.loadSnapshot().lastDeliveredRoutes[S.app]?.parameters["id"] == "a")
     }
 
     @Test(arguments: StoreKind.allCases)

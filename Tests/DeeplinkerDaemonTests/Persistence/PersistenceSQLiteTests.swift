@@ -113,7 +113,7 @@ import Testing
         let reopened = try SQLiteInvocationStore(directory: directory.path)
         #expect(try await reopened.history(appID: nil, limit: 0).map(\.id) == ["b", "a"])
         #expect(try await reopened.invocation(id: "a") == S.invocation("a", status: .delivered, at: 1))
-        let snapshot = try await reopened.loadSnapshot(dedupeSince: 0)
+        let snapshot = try await reopened.loadSnapshot()
         #expect(snapshot.openInvocations.map(\.id) == ["b"])
         #expect(snapshot.appStates == [state])
         #expect(snapshot.lastDeliveredRoutes[S.app] != nil)

@@ -35,15 +35,23 @@ import Testing
         #expect(log.messages(at: .notice).contains { $0.contains("applied 1 delivery journal record") })
         try await store.close()
 
-        // The file and the table are gone; the schema is v5; a second open applies nothing.
+        // The file and the table are gone; the schema is v6 with the de-duplication index; a second
+        // open applies nothing.
         let db = try SQLiteDatabase(path: path, mode: .readOnly)
         let (version, hasTable) = (try db.integer("PRAGMA user_version") ?? 0, try db.tableExists("journal_state"))
+        let dedupeIndex = try db.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'invocation_by_dedupe_key'")
         db.close()
         #expect(version == Int64(SQLiteInvocationStore.schemaVersion))
+        #expect(SQLiteInvocationStore.schemaVersion == 6)
         #expect(!hasTable)
+        #expect(dedupeIndex == 1)
         let reopened = try SQLiteInvocationStore(directory: directory.path)
         #expect(reopened.upgradedFromJournal == 0)
         #expect(try await reopened.history(appID: nil, limit: 0).map(\.id).sorted() == ["v4-applied", "v4-unapplied"])
+        for id in ["v4-applied", "v4-unapplied"] {
+            let key = try #require(try await reopened.invocation(id: id)?.dedupeKey)
+            #expect(try reopened.firstInvocation(appID: S.app, dedupeKey: key, since: 0)?.id == id, "\(id)'s key is found through the index")
+        }
         try await reopened.close()
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(left.allSatisfy { $0.hasPrefix(SQLiteInvocationStore.fileName) && !$0.hasSuffix(V4DeliveryJournal.suffix) }, "\(left)")

@@ -71,10 +71,22 @@ import Testing
         #expect(try await store.allShortcuts() == Self.shortcuts)
         #expect(try await store.notifications() == [Self.notification.id: Self.notification])
         #expect(try await store.domainChecks() == [Self.domainCheck])
-        let snapshot = try await store.loadSnapshot(dedupeSince: 0)
+        let snapshot = try await store.loadSnapshot()
         #expect(Set(snapshot.openInvocations.map(\.id)) == ["v5-pending", "v5-delivering"])
         #expect(snapshot.lastDeliveredRoutes.keys.sorted() == [S.app, "org.example.Other"])
         #expect(snapshot.lastDeliveredRoutes[S.app] == Self.invocations.first { $0.id == "v5-delivered" }?.route)
+        // Migrated to v6: the de-duplication index is there and answers; a rejected invocation
+        // never de-duplicates.
+        #expect(try store.writer.withLock { try $0.integer("PRAGMA user_version") } == 6)
+        #expect(try store.writer.withLock {
+            try $0.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'invocation_by_dedupe_key'")
+        } == 1)
+        for invocation in Self.invocations {
+            guard let key = invocation.dedupeKey else { continue }
+            let found = try store.firstInvocation(appID: invocation.appID, dedupeKey: key, since: 0)
+            #expect(found == (invocation.status == .rejected ? nil : invocation), "\(invocation.id)")
+            #expect(try store.firstInvocation(appID: invocation.appID, dedupeKey: key, since: invocation.receivedAt + 1) == nil)
+        }
         // A new write lands beside the old rows.
         try await store.write([.invocation(S.invocation("after", at: 1_700_000_000_001_000))])
         #expect(try await store.history(appID: nil, limit: 0).count == Self.invocations.count + 1)
