@@ -39,6 +39,9 @@ struct StaticDepsTests {
             environment["PKG_CONFIG_PATH"] = deps
             let flags = try await TestProcess.run("/usr/bin/pkg-config", ["--cflags", "--libs", "dbus-1"], environment: environment)
             #expect(flags.stdout.contains("-L\(deps) -ldbus-1 -ldeeplinker-sd-stubs"))
+            // SwiftPM puts a system library's -L first: sqlite3's must name DIR too.
+            let sqlite = try await TestProcess.run("/usr/bin/pkg-config", ["--libs-only-L", "sqlite3"], environment: environment)
+            #expect(sqlite.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "-L\(deps)")
 
             let source = directory.appending("client.c")
             try Self.client.write(toFile: source, atomically: true, encoding: .utf8)
