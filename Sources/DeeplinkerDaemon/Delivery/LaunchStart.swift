@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Spawn
 import TaskThreads
 
@@ -19,16 +16,10 @@ enum LaunchStart: Sendable {
 final class LaunchedApp: Sendable {
     /// How it was launched, for the log and the route's `detail` ("by D-Bus activation of …").
     let how: String
-    private let state = LockedValue<(pid: pid_t?, ended: ChildProcess.Termination?)>((nil, nil))
+    private let state = LockedValue<(spawned: Bool, ended: ChildProcess.Termination?)>((false, nil))
 
     init(how: String) {
         self.how = how
-    }
-
-    /// The spawned process, if any.
-    var processID: pid_t? {
-        get { state.withLock { $0.pid } }
-        set { state.withLock { $0.pid = newValue } }
     }
 
     /// How the spawned process ended; nil while it runs or when nothing was spawned.
@@ -36,7 +27,12 @@ final class LaunchedApp: Sendable {
 
     /// Whether a process the daemon spawned still runs (an app with no bus name of its own runs
     /// while its process does).
-    var processRuns: Bool { state.withLock { $0.pid != nil && $0.ended == nil } }
+    var processRuns: Bool { state.withLock { $0.spawned && $0.ended == nil } }
+
+    /// The process was spawned (its end may already have been reported).
+    func spawned() {
+        state.withLock { $0.spawned = true }
+    }
 
     func ended(_ termination: ChildProcess.Termination) {
         state.withLock { $0.ended = termination }

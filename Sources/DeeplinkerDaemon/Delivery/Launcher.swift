@@ -185,7 +185,7 @@ final class Launcher: Sendable {
             failed("it was to be started \(launched.how), which could not start: \(error.reason)")
             return .started(launched)
         }
-        launched.processID = pid
+        launched.spawned()
         logger.info("started \(appID) as process \(pid) (\(program))")
         await TransientScope.adopt(pid: UInt32(pid), appID: appID, connection: connection, logger: logger)
         return .started(launched)
